@@ -1,0 +1,14 @@
+"""`scraper-mod status` (placeholder until its issue lands)."""
+
+from __future__ import annotations
+
+from ..errors import ScraperModError
+
+
+def register(sub) -> None:
+    p = sub.add_parser("status", help="(not built yet)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    raise ScraperModError("'status' is not built yet")

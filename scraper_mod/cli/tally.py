@@ -1,0 +1,14 @@
+"""`scraper-mod tally` (placeholder until its issue lands)."""
+
+from __future__ import annotations
+
+from ..errors import ScraperModError
+
+
+def register(sub) -> None:
+    p = sub.add_parser("tally", help="(not built yet)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    raise ScraperModError("'tally' is not built yet")

@@ -1,0 +1,371 @@
+"""The game file, ``game.toml`` (CONTRACT.md): loading, defaults and validation.
+
+Every problem is a ``ConfigError`` naming the file and the key, e.g.
+``games/m7/game.toml: players[3].role: unknown role 'wizard' (one of boss, mafia, ...)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from dataclasses import dataclass, field
+from datetime import date, datetime, time
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .errors import ConfigError
+from .rules.model import Player, Role, RuleOptions
+
+GAME_FILE = "game.toml"
+STATE_FILE = "state.sqlite3"
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_HHMM = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
+
+
+@dataclass(frozen=True)
+class DaySpec:
+    """One ``[[days]]`` entry: the day's topic and, optionally, a moved deadline (R1.4)."""
+
+    number: int
+    topic: str | None = None
+    deadline: datetime | None = None
+
+
+@dataclass(frozen=True)
+class ForumConfig:
+    url: str | None = None
+    username: str | None = None
+    min_delay: float = 1.0        # seconds between two requests to the board
+    timeout: float = 30.0
+    retries: int = 4
+    forum: str | None = None      # viewforum URL where new day topics appear
+    title_pattern: str = r"День\s*{n}\b|Day\s*{n}\b"
+
+
+@dataclass(frozen=True)
+class MovesConfig:
+    source: str | None = None     # maildir | imap | queue | phpbb_pm
+    path: str = "moves"
+    host: str | None = None
+    port: int | None = None
+    username: str | None = None
+    folder: str = "INBOX"
+    security: str = "ssl"         # ssl | starttls | none
+    require_code: bool = False
+    outbox: str = "outbox"
+    smtp_host: str | None = None
+    smtp_port: int = 25
+    smtp_from: str | None = None
+
+
+@dataclass(frozen=True)
+class ScheduleConfig:
+    poll_minutes: float = 5.0
+    final_poll_minutes: float = 1.0
+    final_window_minutes: float = 30.0
+    grace_seconds: float = 60.0
+
+
+@dataclass(frozen=True)
+class Game:
+    """A loaded, validated game file."""
+
+    path: Path
+    title: str
+    timezone: ZoneInfo
+    start: date
+    day_start: time = time(21, 0)
+    deadline: time = time(20, 0)
+    language: str = "ru"
+    host: str | None = None
+    players: tuple[Player, ...] = ()
+    duty: str | None = None
+    random_list: tuple[str, ...] | None = None
+    rules: RuleOptions = field(default_factory=RuleOptions)
+    days: tuple[DaySpec, ...] = ()
+    forum: ForumConfig = field(default_factory=ForumConfig)
+    moves: MovesConfig = field(default_factory=MovesConfig)
+    schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
+    deal: dict = field(default_factory=dict)  # role id -> count, for `deal`
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
+
+    @property
+    def state_path(self) -> Path:
+        return self.folder / STATE_FILE
+
+    @property
+    def out_dir(self) -> Path:
+        return self.folder / "out"
+
+    def player(self, nick: str) -> Player | None:
+        for p in self.players:
+            if p.nick == nick:
+                return p
+        return None
+
+    def day(self, number: int) -> DaySpec | None:
+        for d in self.days:
+            if d.number == number:
+                return d
+        return None
+
+
+def resolve_game_path(arg: str | Path) -> Path:
+    """A game folder or its game.toml -> the game.toml path."""
+    p = Path(arg)
+    if p.is_dir():
+        p = p / GAME_FILE
+    if not p.exists():
+        raise ConfigError("no such game file", path=str(p),
+                          hint="give a game folder holding game.toml, or the file itself")
+    return p
+
+
+def load_game(arg: str | Path) -> Game:
+    """Read and validate a game file (a folder or the file)."""
+    path = resolve_game_path(arg)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"not valid TOML: {e}", path=str(path)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read: {e}", path=str(path)) from None
+    return parse_game(data, path=path)
+
+
+class _Reader:
+    def __init__(self, path: Path):
+        self.path = str(path)
+
+    def fail(self, key: str, msg: str, hint: str = "") -> None:
+        raise ConfigError(msg, path=self.path, key=key, hint=hint)
+
+    def table(self, data: dict, key: str) -> dict:
+        v = data.get(key, {})
+        if not isinstance(v, dict):
+            self.fail(key, "must be a table")
+        return v
+
+    def typed(self, tbl: dict, prefix: str, key: str, kind, default=None):
+        if key not in tbl:
+            return default
+        v = tbl[key]
+        ok = isinstance(v, kind) and not (kind in (int, float, (int, float)) and isinstance(v, bool))
+        if not ok:
+            name = kind.__name__ if isinstance(kind, type) else "number"
+            self.fail(f"{prefix}{key}", f"must be a {name}, not {v!r}")
+        return v
+
+    def hhmm(self, tbl: dict, prefix: str, key: str, default: time) -> time:
+        v = tbl.get(key)
+        if v is None:
+            return default
+        if isinstance(v, time):
+            return v.replace(second=0, microsecond=0)
+        if not isinstance(v, str) or not _HHMM.match(v):
+            self.fail(f"{prefix}{key}", f"must be a time as \"HH:MM\", not {v!r}")
+        h, m = v.split(":")
+        return time(int(h), int(m))
+
+    def unknown(self, tbl: dict, prefix: str, known) -> None:
+        for k in tbl:
+            if k not in known:
+                self.fail(f"{prefix}{k}", "unknown key",
+                          hint=f"known keys: {', '.join(sorted(known))}")
+
+
+def _options(r: _Reader, tbl: dict, merge_weekends) -> RuleOptions:
+    defaults = RuleOptions()
+    fields = {f.name: f for f in dataclasses.fields(RuleOptions)}
+    r.unknown(tbl, "rules.", fields)
+    values = {}
+    for name, f in fields.items():
+        if name not in tbl:
+            continue
+        default = getattr(defaults, name)
+        v = tbl[name]
+        key = f"rules.{name}"
+        if isinstance(default, bool):
+            if not isinstance(v, bool):
+                r.fail(key, f"must be true or false, not {v!r}")
+        elif isinstance(default, int):
+            if isinstance(v, bool) or not isinstance(v, int):
+                r.fail(key, f"must be a whole number, not {v!r}")
+            if v < 0 or (name == "last_word_hours" and v > 24 * 7):
+                r.fail(key, f"out of range: {v}")
+        elif isinstance(default, tuple):
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                r.fail(key, "must be a list of strings")
+            v = tuple(x.strip().lower() for x in v)
+        elif isinstance(default, str):
+            choices = _CHOICES[name]
+            if v not in choices:
+                r.fail(key, f"must be one of {', '.join(choices)}, not {v!r}")
+        values[name] = v
+    if merge_weekends is not None:
+        values["merge_weekends"] = merge_weekends
+    for d in values.get("weekend_days", ()):
+        if d not in WEEKDAYS:
+            r.fail("rules.weekend_days", f"unknown weekday {d!r} (one of {', '.join(WEEKDAYS)})")
+    return RuleOptions(**values)
+
+
+_CHOICES = {
+    "ambiguous_post": ("none", "last"),
+    "edited_votes": ("versions", "never"),
+    "tie_scope": ("all_alive", "tied_only"),
+    "check_result": ("exact", "binary"),
+}
+
+
+def parse_game(data: dict, *, path: Path) -> Game:
+    """Validate a parsed TOML document into a ``Game``."""
+    r = _Reader(path)
+    r.unknown(data, "", {"game", "forum", "moves", "rules", "players", "mafia", "days",
+                         "schedule", "deal"})
+    g = r.table(data, "game")
+    r.unknown(g, "game.", {"title", "timezone", "start", "day_start", "deadline",
+                           "merge_weekends", "language", "host", "random_list"})
+    title = r.typed(g, "game.", "title", str, "Мафия")
+    tzname = r.typed(g, "game.", "timezone", str, "Europe/Moscow")
+    try:
+        tz = ZoneInfo(tzname)
+    except (ZoneInfoNotFoundError, ValueError):
+        r.fail("game.timezone", f"unknown time zone {tzname!r}", hint="e.g. \"Europe/Moscow\"")
+    start = g.get("start")
+    if start is None:
+        r.fail("game.start", "missing: the date day 1 starts, e.g. 2024-03-14")
+    if isinstance(start, str):
+        try:
+            start = date.fromisoformat(start)
+        except ValueError:
+            r.fail("game.start", f"must be a date like 2024-03-14, not {start!r}")
+    if isinstance(start, datetime) or not isinstance(start, date):
+        r.fail("game.start", f"must be a date like 2024-03-14, not {start!r}")
+    day_start = r.hhmm(g, "game.", "day_start", time(21, 0))
+    deadline = r.hhmm(g, "game.", "deadline", time(20, 0))
+    language = r.typed(g, "game.", "language", str, "ru")
+    if language not in ("ru", "en"):
+        r.fail("game.language", f"must be \"ru\" or \"en\", not {language!r}")
+    host = r.typed(g, "game.", "host", str, None)
+    merge = r.typed(g, "game.", "merge_weekends", bool, None)
+
+    players = []
+    raw_players = data.get("players", [])
+    if not isinstance(raw_players, list):
+        r.fail("players", "must be an array of tables: [[players]]")
+    seen: dict[str, str] = {}
+    for i, p in enumerate(raw_players):
+        pre = f"players[{i + 1}]."
+        if not isinstance(p, dict):
+            r.fail(f"players[{i + 1}]", "must be a table")
+        r.unknown(p, pre, {"nick", "role", "contact", "aliases", "alive", "code", "forum_id"})
+        nick = r.typed(p, pre, "nick", str)
+        if not nick or not nick.strip():
+            r.fail(pre + "nick", "missing or empty")
+        role = p.get("role")
+        if role is not None:
+            try:
+                role = Role(role)
+            except ValueError:
+                r.fail(pre + "role", f"unknown role {role!r} (one of "
+                       f"{', '.join(x.value for x in Role)})")
+        aliases = p.get("aliases", [])
+        if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+            r.fail(pre + "aliases", "must be a list of strings")
+        for name in [nick, *aliases]:
+            k = name.strip().casefold()
+            if k in seen:
+                r.fail(pre + "nick", f"duplicate nick or alias {name!r} (also {seen[k]!r})")
+            seen[k] = nick
+        players.append(Player(
+            nick=nick, role=role, contact=r.typed(p, pre, "contact", str),
+            aliases=tuple(aliases), alive=r.typed(p, pre, "alive", bool, True),
+            code=r.typed(p, pre, "code", str), forum_id=r.typed(p, pre, "forum_id", int)))
+    nicks = {p.nick for p in players}
+    if host and host in nicks:
+        r.fail("game.host", f"the host {host!r} is also a player")
+
+    random_list = g.get("random_list")
+    if random_list is not None:
+        if not isinstance(random_list, list) or sorted(random_list) != sorted(nicks):
+            r.fail("game.random_list", "must list every player's nick exactly once")
+        random_list = tuple(random_list)
+
+    mafia = r.table(data, "mafia")
+    r.unknown(mafia, "mafia.", {"duty"})
+    duty = r.typed(mafia, "mafia.", "duty", str)
+    if duty is not None:
+        dp = next((p for p in players if p.nick == duty), None)
+        if dp is None:
+            r.fail("mafia.duty", f"{duty!r} is not a player")
+        if dp.role is not None and not dp.role.is_mafia:
+            r.fail("mafia.duty", f"{duty!r} is {dp.role.value}, not a mafioso")
+
+    rules = _options(r, r.table(data, "rules"), merge)
+
+    days = []
+    raw_days = data.get("days", [])
+    if not isinstance(raw_days, list):
+        r.fail("days", "must be an array of tables: [[days]]")
+    for i, d in enumerate(raw_days):
+        pre = f"days[{i + 1}]."
+        r.unknown(d, pre, {"number", "topic", "deadline"})
+        n = r.typed(d, pre, "number", int)
+        if n is None or n < 1:
+            r.fail(pre + "number", "must be a day number from 1")
+        dl = d.get("deadline")
+        if dl is not None:
+            if isinstance(dl, str):
+                try:
+                    dl = datetime.fromisoformat(dl)
+                except ValueError:
+                    r.fail(pre + "deadline", f"must be a date and time, not {dl!r}")
+            if not isinstance(dl, datetime):
+                r.fail(pre + "deadline", "must be a date and time like 2024-03-15T20:00:00+03:00")
+            if dl.tzinfo is None:
+                dl = dl.replace(tzinfo=tz)
+        if any(x.number == n for x in days):
+            r.fail(pre + "number", f"day {n} is listed twice")
+        days.append(DaySpec(number=n, topic=r.typed(d, pre, "topic", str), deadline=dl))
+
+    f = r.table(data, "forum")
+    fknown = {x.name for x in dataclasses.fields(ForumConfig)}
+    r.unknown(f, "forum.", fknown)
+    forum = ForumConfig(**{k: v for k, v in f.items()})
+    if forum.min_delay < 0 or forum.timeout <= 0 or forum.retries < 0 or forum.retries > 20:
+        r.fail("forum", "min_delay, timeout or retries out of range")
+
+    m = r.table(data, "moves")
+    r.unknown(m, "moves.", {x.name for x in dataclasses.fields(MovesConfig)})
+    moves = MovesConfig(**m)
+    if moves.source not in (None, "maildir", "imap", "queue", "phpbb_pm"):
+        r.fail("moves.source", f"must be maildir, imap, queue or phpbb_pm, not {moves.source!r}")
+    if moves.security not in ("ssl", "starttls", "none"):
+        r.fail("moves.security", "must be ssl, starttls or none")
+    if moves.source == "imap" and not moves.host:
+        r.fail("moves.host", "the IMAP server's host name is needed for source = \"imap\"")
+
+    s = r.table(data, "schedule")
+    r.unknown(s, "schedule.", {x.name for x in dataclasses.fields(ScheduleConfig)})
+    for k, v in s.items():
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+            r.fail(f"schedule.{k}", f"must be a number of minutes/seconds >= 0, not {v!r}")
+    schedule = ScheduleConfig(**s)
+
+    deal = r.table(data, "deal")
+    for k, v in deal.items():
+        if k not in {x.value for x in Role}:
+            r.fail(f"deal.{k}", "unknown role")
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            r.fail(f"deal.{k}", f"must be a count >= 0, not {v!r}")
+
+    return Game(path=path, title=title, timezone=tz, start=start, day_start=day_start,
+                deadline=deadline, language=language, host=host, players=tuple(players),
+                duty=duty, random_list=random_list, rules=rules, days=tuple(sorted(
+                    days, key=lambda x: x.number)), forum=forum, moves=moves,
+                schedule=schedule, deal=dict(deal))

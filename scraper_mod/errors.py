@@ -1,0 +1,118 @@
+"""Every error scraper-mod raises on purpose.
+
+The tree::
+
+    ScraperModError                 anything the CLI turns into one ``error: ...`` line
+    +-- ConfigError                 game.toml: carries the file and the key
+    +-- ForumError                  the phpBB board: carries the URL
+    |   +-- ParseError              a page that is not a readable topic page
+    |   +-- TopicNotFoundError      "The requested topic does not exist."
+    |   +-- LoginRequiredError      the board wants a logged-in user
+    |   +-- BoardDisabledError      "Sorry but this board is currently unavailable."
+    |   +-- NotPhpbbError           a page that is not phpBB at all (challenge, proxy error)
+    |   +-- FetchError              network errors, 5xx, 429 after every retry
+    +-- MailboxError                a move source: carries the source and the message
+    +-- StorageError                the SQLite state file
+    +-- RulesError                  a request the rules cannot answer (a day before its deadline)
+
+Each exception builds its message from the data it carries, and says what to check.
+"""
+
+from __future__ import annotations
+
+
+class ScraperModError(Exception):
+    """Base of every error scraper-mod raises on purpose."""
+
+    hint: str = ""
+
+    def __init__(self, message: str, *, hint: str = "") -> None:
+        self.message = message
+        if hint:
+            self.hint = hint
+        super().__init__(self.__str__())
+
+    def __str__(self) -> str:  # pragma: no cover - trivial
+        return f"{self.message} ({self.hint})" if self.hint else self.message
+
+
+class ConfigError(ScraperModError):
+    """A game file that cannot be used: names the file and the key."""
+
+    def __init__(self, message: str, *, path: str | None = None, key: str | None = None,
+                 hint: str = "") -> None:
+        self.path = path
+        self.key = key
+        where = ""
+        if path:
+            where = f"{path}: "
+        if key:
+            where += f"{key}: "
+        super().__init__(where + message, hint=hint)
+
+
+class ForumError(ScraperModError):
+    """A problem with the phpBB board; carries the URL."""
+
+    def __init__(self, message: str, *, url: str | None = None, hint: str = "") -> None:
+        self.url = url
+        super().__init__(f"{url}: {message}" if url else message, hint=hint)
+
+
+class ParseError(ForumError):
+    """The page could not be read as a phpBB topic page."""
+
+
+class TopicNotFoundError(ForumError):
+    """The board says the topic does not exist."""
+
+    hint = "check the topic URL in game.toml ([[days]] topic)"
+
+
+class LoginRequiredError(ForumError):
+    """The board asks for a login to show the page."""
+
+    hint = "set [forum] username and the SCRAPER_MOD_FORUM_PASSWORD environment variable"
+
+
+class BoardDisabledError(ForumError):
+    """The board is switched off by its admin."""
+
+    hint = "the board is disabled; try again later"
+
+
+class NotPhpbbError(ForumError):
+    """The response is not a phpBB page (a proxy error, a bot challenge...)."""
+
+    hint = "check [forum] url; a bot challenge or proxy may be in the way"
+
+
+class FetchError(ForumError):
+    """The request failed after every retry."""
+
+    hint = "check that the board is reachable"
+
+
+class MailboxError(ScraperModError):
+    """A move source could not be read; carries the source and message."""
+
+    def __init__(self, message: str, *, source: str | None = None,
+                 message_id: str | None = None, hint: str = "") -> None:
+        self.source = source
+        self.message_id = message_id
+        where = f"{source}: " if source else ""
+        if message_id:
+            where += f"message {message_id}: "
+        super().__init__(where + message, hint=hint)
+
+
+class StorageError(ScraperModError):
+    """The SQLite state file cannot be used."""
+
+    def __init__(self, message: str, *, path: str | None = None, hint: str = "") -> None:
+        self.path = path
+        super().__init__(f"{path}: {message}" if path else message, hint=hint)
+
+
+class RulesError(ScraperModError):
+    """The rules cannot answer what was asked (e.g. resolving a day before its deadline)."""

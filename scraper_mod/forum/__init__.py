@@ -1,0 +1,1 @@
+"""phpBB: the HTTP client, the page parser (pure) and the incremental poller."""

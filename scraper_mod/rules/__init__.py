@@ -1,0 +1,1 @@
+"""The pure rules core: no network, no disk, no clock reads. Time comes in as arguments."""

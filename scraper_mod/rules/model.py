@@ -1,0 +1,194 @@
+"""Values shared by the whole rules core (RULES.md R4 roles, the options of every rule).
+
+Everything here is a frozen dataclass or an enum; nothing does I/O.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from datetime import datetime
+
+
+class Side(str, enum.Enum):
+    TOWN = "town"
+    MAFIA = "mafia"
+    ALONE = "alone"  # the Maniac
+
+
+class Role(str, enum.Enum):
+    """R4: the roles. Russian names in ``RUSSIAN``."""
+
+    BOSS = "boss"            # Босс
+    MAFIA = "mafia"          # обычный маф
+    COMMISSAR = "commissar"  # Комиссар
+    SERGEANT = "sergeant"    # Сержант
+    DOCTOR = "doctor"        # Доктор
+    MANIAC = "maniac"        # Маньяк
+    VSB = "vsb"              # ВСБ, внебрачный сын босса
+    CIVILIAN = "civilian"    # мирный, чиж
+
+    @property
+    def side(self) -> Side:
+        if self in (Role.BOSS, Role.MAFIA):
+            return Side.MAFIA
+        if self is Role.MANIAC:
+            return Side.ALONE
+        return Side.TOWN
+
+    @property
+    def is_mafia(self) -> bool:
+        return self.side is Side.MAFIA
+
+
+ROLE_NAMES = {
+    "ru": {
+        Role.BOSS: "Босс", Role.MAFIA: "мафиози", Role.COMMISSAR: "Комиссар",
+        Role.SERGEANT: "Сержант", Role.DOCTOR: "Доктор", Role.MANIAC: "Маньяк",
+        Role.VSB: "ВСБ", Role.CIVILIAN: "мирный житель",
+    },
+    "en": {
+        Role.BOSS: "Boss", Role.MAFIA: "mafioso", Role.COMMISSAR: "Commissar",
+        Role.SERGEANT: "Sergeant", Role.DOCTOR: "Doctor", Role.MANIAC: "Maniac",
+        Role.VSB: "VSB (the Boss's secret son)", Role.CIVILIAN: "civilian",
+    },
+}
+
+
+class MoveKind(str, enum.Enum):
+    """R5: night moves ("ходы")."""
+
+    KILL = "kill"      # убийство (mafia) / maniac kill
+    HEAL = "heal"      # лечение
+    CHECK = "check"    # проверка
+    FREEZE = "freeze"  # заморозка
+
+
+@dataclass(frozen=True)
+class Player:
+    """A player of the game file. ``role`` is None until dealt."""
+
+    nick: str
+    role: Role | None = None
+    contact: str | None = None
+    aliases: tuple[str, ...] = ()
+    alive: bool = True
+    code: str | None = None  # secret code from the role card (issue 5), when the game uses codes
+    forum_id: int | None = None
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """Every option RULES.md marks switchable, with its default. Keys match ``[rules]``."""
+
+    # R1.3
+    merge_weekends: bool = True
+    weekend_days: tuple[str, ...] = ("sat",)  # deadlines on these weekdays are skipped
+    # R2.2
+    vote_colors: tuple[str, ...] = ()  # empty: any color not in excluded_colors
+    excluded_colors: tuple[str, ...] = ("#000000", "black", "#333333", "#222222", "#111111",
+                                        "#1c1c1c", "#282828", "#303030", "#2f2f2f",
+                                        "#0f0f0f", "#0a0a0a", "#050505", "#101010")
+    bold_votes: bool = False
+    # R2.4
+    ambiguous_post: str = "none"  # "none" | "last"
+    # R2.7
+    edited_votes: str = "versions"  # "versions" | "never"
+    # R2.8
+    self_votes: bool = True
+    # R3.3
+    tie_scope: str = "all_alive"  # "all_alive" | "tied_only"
+    # R5.2
+    mafia_consensus: bool = False
+    announce_vsb_protection: bool = False
+    # R5.4
+    freeze_public: bool = True
+    frozen_immune_to_random: bool = False
+    # R5.5
+    check_result: str = "exact"  # "exact" | "binary"
+    allow_rechecks: bool = True
+    # R5.6
+    doctor_self_heals: int = 1
+    doctor_same_patient_twice: bool = True
+    # R6
+    lynch_first: bool = True  # False: the lynch is simultaneous with the night
+    # R7
+    maniac_must_die_for_town: bool = False
+    # R8.1
+    last_word_hours: int = 12
+    # R9.1
+    table_bbcode: bool = False
+
+
+@dataclass(frozen=True)
+class Vote:
+    """One counted-or-not vote event fed to the tally (R2): voter, target, instant, post."""
+
+    voter: str
+    target: str
+    at: datetime
+    post_id: int
+
+
+@dataclass(frozen=True)
+class Move:
+    """One night move as judged (R5). ``status``: counted|replaced|late|invalid|unknown_sender."""
+
+    player: str
+    role: Role | None
+    kind: MoveKind | None
+    target: str | None
+    received_at: datetime
+    status: str
+    reason: str = ""
+    message_id: int | None = None
+    story: str | None = None  # the duty mafioso's murder story
+
+
+@dataclass(frozen=True)
+class Death:
+    player: str
+    role: Role
+    by: str  # "votes" | "random" | "mafia" | "maniac"
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    by: str
+    target: str
+    result: str  # the role shown: exact role id ("civilian" for the VSB), or "mafia"/"not_mafia"
+
+
+@dataclass(frozen=True)
+class DayResult:
+    """The outcome of one game day (R6); ``to_json`` is CONTRACT.md's ``resolve --format json``."""
+
+    day: int
+    lynched: Death | None
+    killed: tuple[Death, ...] = ()
+    saved: bool = False
+    frozen: str | None = None
+    checks: tuple[CheckResult, ...] = ()
+    promoted: str | None = None
+    alive: tuple[str, ...] = ()
+    winner: str | None = None  # "town" | "mafia" | "maniac"
+    story: str | None = None   # the mafia's murder story, when someone died by the mafia
+    vsb_protected: bool = False  # the mafia aimed at the VSB (reported, never published by default)
+    notes: tuple[str, ...] = field(default=())  # for the host report
+
+    def to_json(self) -> dict:
+        return {
+            "day": self.day,
+            "lynched": None if self.lynched is None else {
+                "player": self.lynched.player, "role": self.lynched.role.value,
+                "by": self.lynched.by},
+            "killed": [{"player": d.player, "role": d.role.value, "by": d.by}
+                       for d in self.killed],
+            "saved": self.saved,
+            "frozen": self.frozen,
+            "checks": [{"by": c.by, "target": c.target, "result": c.result}
+                       for c in self.checks],
+            "promoted": self.promoted,
+            "alive": list(self.alive),
+            "winner": self.winner,
+        }

@@ -1,0 +1,302 @@
+"""SQLite state beside the game file: everything seen, append-only, with versioned migrations.
+
+Raw bytes are stored before anything interprets them (``fetches`` for forum pages,
+``messages`` for night-move mail), so any day can be recomputed later. Parsed post versions
+are appended to ``post_versions`` only when their content hash changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator
+
+from .errors import StorageError
+
+# Each migration runs in the same transaction that records it (sqlite-utils' way).
+MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE fetches (
+        id INTEGER PRIMARY KEY,
+        url TEXT NOT NULL,
+        fetched_at TEXT NOT NULL,          -- UTC ISO instant of our request
+        board_date TEXT,                   -- the response's Date header (ISO), if any
+        status INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        body BLOB NOT NULL
+    );
+    CREATE TABLE post_versions (
+        id INTEGER PRIMARY KEY,
+        topic TEXT NOT NULL,               -- the topic key (its URL without paging)
+        post_id INTEGER NOT NULL,
+        fetched_at TEXT NOT NULL,
+        fetch_id INTEGER REFERENCES fetches(id),
+        sha256 TEXT NOT NULL,
+        data TEXT NOT NULL                 -- Post.to_json()
+    );
+    CREATE INDEX post_versions_topic ON post_versions(topic, post_id, id);
+    CREATE TABLE post_deletions (
+        topic TEXT NOT NULL,
+        post_id INTEGER NOT NULL,
+        detected_at TEXT NOT NULL,
+        PRIMARY KEY (topic, post_id)
+    );
+    CREATE TABLE topic_state (
+        topic TEXT PRIMARY KEY,
+        data TEXT NOT NULL
+    );
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        source TEXT NOT NULL,              -- "maildir:/path", "imap:host/folder", ...
+        key TEXT NOT NULL,                 -- the source's own id: file name, UIDVALIDITY/UID...
+        received_at TEXT NOT NULL,         -- when the host's side received it (UTC ISO)
+        stored_at TEXT NOT NULL,
+        sha256 TEXT NOT NULL,
+        raw BLOB NOT NULL,
+        UNIQUE (source, key)
+    );
+    CREATE TABLE source_state (
+        source TEXT PRIMARY KEY,
+        data TEXT NOT NULL
+    );
+    CREATE TABLE resolutions (
+        day INTEGER PRIMARY KEY,
+        resolved_at TEXT NOT NULL,
+        data TEXT NOT NULL
+    );
+    CREATE TABLE kv (
+        key TEXT PRIMARY KEY,
+        data TEXT NOT NULL
+    );
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        at TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        data TEXT NOT NULL
+    );
+    """,
+]
+
+
+def _iso(t: datetime) -> str:
+    if t.tzinfo is None:
+        raise ValueError("naive datetime given to the store")
+    return t.astimezone(timezone.utc).isoformat()
+
+
+def content_hash(data: object) -> str:
+    """SHA-256 of a JSON-able value, stable across runs."""
+    blob = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class StoredVersion:
+    id: int
+    topic: str
+    post_id: int
+    fetched_at: datetime
+    data: dict
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    id: int
+    source: str
+    key: str
+    received_at: datetime
+    raw: bytes
+
+
+class Store:
+    """The game's state file. ``Store(":memory:")`` for tests."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL" if self.path != ":memory:" else
+                            "PRAGMA journal_mode=MEMORY")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self._migrate()
+        except sqlite3.DatabaseError as e:
+            raise StorageError(f"cannot open the state file: {e}", path=self.path,
+                               hint="is it a scraper-mod state.sqlite3? move it away to start fresh") from None
+
+    # -- schema -------------------------------------------------------------------------
+    def _migrate(self) -> None:
+        self.db.execute("CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, "
+                        "applied_at TEXT NOT NULL)")
+        done = {r[0] for r in self.db.execute("SELECT version FROM migrations")}
+        if done and max(done) > len(MIGRATIONS):
+            raise StorageError(f"written by a newer scraper-mod (schema {max(done)})",
+                               path=self.path, hint="upgrade scraper-mod")
+        for version, sql in enumerate(MIGRATIONS, start=1):
+            if version in done:
+                continue
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for stmt in sql.split(";"):
+                    if stmt.strip():
+                        self.db.execute(stmt)
+                self.db.execute("INSERT INTO migrations VALUES (?, ?)",
+                                (version, datetime.now(timezone.utc).isoformat()))
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+
+    @property
+    def schema_version(self) -> int:
+        return self.db.execute("SELECT COALESCE(MAX(version), 0) FROM migrations").fetchone()[0]
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- forum --------------------------------------------------------------------------
+    def record_fetch(self, url: str, *, fetched_at: datetime, status: int, body: bytes,
+                     board_date: datetime | None = None) -> int:
+        """Store a fetched page's raw bytes; returns its id. Call before parsing."""
+        cur = self.db.execute(
+            "INSERT INTO fetches (url, fetched_at, board_date, status, sha256, body) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (url, _iso(fetched_at), _iso(board_date) if board_date else None, status,
+             hashlib.sha256(body).hexdigest(), body))
+        return cur.lastrowid
+
+    def fetches(self, *, url_prefix: str = "") -> Iterator[tuple[int, str, datetime, int, bytes]]:
+        for r in self.db.execute("SELECT id, url, fetched_at, status, body FROM fetches "
+                                 "WHERE url LIKE ? ORDER BY id", (url_prefix + "%",)):
+            yield r[0], r[1], datetime.fromisoformat(r[2]), r[3], r[4]
+
+    def fetch_count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM fetches").fetchone()[0]
+
+    def add_post_version(self, topic: str, post_id: int, data: dict, *, content: object,
+                         fetched_at: datetime, fetch_id: int | None = None) -> bool:
+        """Append a version of a post unless its content equals the latest stored one.
+
+        ``content`` is what decides "changed" (Post.content_key()); ``data`` is stored whole.
+        Returns True when a new version was stored. A post that reappears after being marked
+        deleted is undeleted.
+        """
+        h = content_hash(content)
+        last = self.db.execute("SELECT sha256 FROM post_versions WHERE topic=? AND post_id=? "
+                               "ORDER BY id DESC LIMIT 1", (topic, post_id)).fetchone()
+        self.db.execute("DELETE FROM post_deletions WHERE topic=? AND post_id=?", (topic, post_id))
+        if last and last[0] == h:
+            return False
+        self.db.execute("INSERT INTO post_versions (topic, post_id, fetched_at, fetch_id, sha256, "
+                        "data) VALUES (?, ?, ?, ?, ?, ?)",
+                        (topic, post_id, _iso(fetched_at), fetch_id, h,
+                         json.dumps(data, ensure_ascii=False, sort_keys=True)))
+        return True
+
+    def post_versions(self, topic: str | None = None) -> list[StoredVersion]:
+        """Every stored version, in the order they were stored (per topic if given)."""
+        q = "SELECT id, topic, post_id, fetched_at, data FROM post_versions"
+        args: tuple = ()
+        if topic is not None:
+            q += " WHERE topic=?"
+            args = (topic,)
+        return [StoredVersion(r[0], r[1], r[2], datetime.fromisoformat(r[3]), json.loads(r[4]))
+                for r in self.db.execute(q + " ORDER BY id", args)]
+
+    def known_post_ids(self, topic: str) -> set[int]:
+        return {r[0] for r in self.db.execute(
+            "SELECT DISTINCT post_id FROM post_versions WHERE topic=?", (topic,))}
+
+    def mark_deleted(self, topic: str, post_id: int, *, detected_at: datetime) -> None:
+        self.db.execute("INSERT OR IGNORE INTO post_deletions VALUES (?, ?, ?)",
+                        (topic, post_id, _iso(detected_at)))
+
+    def deleted_posts(self, topic: str) -> dict[int, datetime]:
+        return {r[0]: datetime.fromisoformat(r[1]) for r in self.db.execute(
+            "SELECT post_id, detected_at FROM post_deletions WHERE topic=?", (topic,))}
+
+    def topic_state(self, topic: str) -> dict:
+        r = self.db.execute("SELECT data FROM topic_state WHERE topic=?", (topic,)).fetchone()
+        return json.loads(r[0]) if r else {}
+
+    def set_topic_state(self, topic: str, data: dict) -> None:
+        self.db.execute("INSERT OR REPLACE INTO topic_state VALUES (?, ?)",
+                        (topic, json.dumps(data, ensure_ascii=False, sort_keys=True)))
+
+    # -- night-move messages ------------------------------------------------------------
+    def add_message(self, source: str, key: str, raw: bytes, *, received_at: datetime,
+                    stored_at: datetime) -> tuple[int, bool]:
+        """Store a raw message once per (source, key). Returns (id, is_new)."""
+        r = self.db.execute("SELECT id FROM messages WHERE source=? AND key=?",
+                            (source, key)).fetchone()
+        if r:
+            return r[0], False
+        cur = self.db.execute(
+            "INSERT INTO messages (source, key, received_at, stored_at, sha256, raw) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (source, key, _iso(received_at), _iso(stored_at),
+             hashlib.sha256(raw).hexdigest(), raw))
+        return cur.lastrowid, True
+
+    def messages(self, source: str | None = None) -> list[StoredMessage]:
+        q = "SELECT id, source, key, received_at, raw FROM messages"
+        args: tuple = ()
+        if source is not None:
+            q += " WHERE source=?"
+            args = (source,)
+        return [StoredMessage(r[0], r[1], r[2], datetime.fromisoformat(r[3]), r[4])
+                for r in self.db.execute(q + " ORDER BY received_at, id", args)]
+
+    def source_state(self, source: str) -> dict:
+        r = self.db.execute("SELECT data FROM source_state WHERE source=?", (source,)).fetchone()
+        return json.loads(r[0]) if r else {}
+
+    def set_source_state(self, source: str, data: dict) -> None:
+        self.db.execute("INSERT OR REPLACE INTO source_state VALUES (?, ?)",
+                        (source, json.dumps(data, ensure_ascii=False, sort_keys=True)))
+
+    # -- results and misc ---------------------------------------------------------------
+    def save_resolution(self, day: int, data: dict, *, resolved_at: datetime) -> None:
+        self.db.execute("INSERT OR REPLACE INTO resolutions VALUES (?, ?, ?)",
+                        (day, _iso(resolved_at), json.dumps(data, ensure_ascii=False,
+                                                            sort_keys=True)))
+
+    def resolution(self, day: int) -> dict | None:
+        r = self.db.execute("SELECT data FROM resolutions WHERE day=?", (day,)).fetchone()
+        return json.loads(r[0]) if r else None
+
+    def resolutions(self) -> dict[int, dict]:
+        return {r[0]: json.loads(r[1]) for r in
+                self.db.execute("SELECT day, data FROM resolutions ORDER BY day")}
+
+    def delete_resolutions_from(self, day: int) -> None:
+        self.db.execute("DELETE FROM resolutions WHERE day >= ?", (day,))
+
+    def get(self, key: str, default=None):
+        r = self.db.execute("SELECT data FROM kv WHERE key=?", (key,)).fetchone()
+        return json.loads(r[0]) if r else default
+
+    def put(self, key: str, value) -> None:
+        self.db.execute("INSERT OR REPLACE INTO kv VALUES (?, ?)",
+                        (key, json.dumps(value, ensure_ascii=False, sort_keys=True)))
+
+    def log_event(self, kind: str, data: dict, *, at: datetime) -> None:
+        self.db.execute("INSERT INTO events (at, kind, data) VALUES (?, ?, ?)",
+                        (_iso(at), kind, json.dumps(data, ensure_ascii=False, sort_keys=True)))
+
+    def events(self, kind: str | None = None) -> list[tuple[datetime, str, dict]]:
+        q, args = "SELECT at, kind, data FROM events", ()
+        if kind:
+            q, args = q + " WHERE kind=?", (kind,)
+        return [(datetime.fromisoformat(a), k, json.loads(d))
+                for a, k, d in self.db.execute(q + " ORDER BY id", args)]
