@@ -1,0 +1,499 @@
+"""Reading the day's votes out of the stored posts (RULES R2.2-R2.8, R8.1).
+
+``extract_votes`` takes every stored version of every post of the day's topic, each with the
+moment the poller first saw it, and returns the vote events that count as of an instant (the
+deadline, or earlier for a live count), the colored fragments that were not counted with a
+reason, and notes for the host report. ``count_votes`` (rules/tally.py) then takes each
+voter's latest vote.
+
+The decisions, rule by rule:
+
+- R2.2 a vote is a player's nick in a vote color (rules/colors.py) in the post's own body.
+  Colored text in quotes, spoilers, code and signatures was set aside by the parser
+  (``Post.hidden``); it is reported (``quoted``, ``spoiler``, ``code``, ``signature``). Bold
+  is a vote only with ``bold_votes``; a bold player name is otherwise reported as ``bold``.
+- R2.3 names are matched by rules/names.py; colored text that names nobody is
+  ``not_a_player``; a name that could be two players is ``ambiguous_name`` (it matches no
+  one; the post's other names still count).
+- R2.4 colored names of two different players in one post: no vote (``two_players``), the
+  voter's previous vote stands; with ``ambiguous_post = "last"`` the last one counts.
+- R2.6 the cutoff works on the post's time *range*: latest < cutoff counts; earliest >=
+  cutoff is ``late``; a range across the cutoff (relative dates) counts only if the post was
+  first seen before the cutoff, else ``late_unclear``.
+- R2.7 the post counts as it stood before the cutoff. The version that stood is the latest
+  stored version whose own time (the post time, or the edit time for an edited version) is
+  before the cutoff. A vote that appeared or changed through an edit counts from the edit
+  time. An edit after the cutoff changes nothing (``edited_after_deadline`` when it touched
+  the vote). An edited version whose earlier text was never seen, with the edit after the
+  cutoff, gives no vote (``edit_unseen``). With ``edited_votes = "never"`` a post that stood
+  edited gives no vote (``edited_votes_never``).
+- R2.8 the host's posts never vote (``host_post``); nor posts by people who are not players
+  (``not_in_game``), dead players (``dead_voter``), frozen players (``frozen_voter``); votes
+  for the dead are ``dead_target``; with ``self_votes = false`` a self-vote is ``self_vote``.
+  A rejected vote never replaces the voter's previous vote.
+- R8.1 a dead player's posts after his last-word window: ``dead_after_last_word``.
+- Deleted posts: a post found deleted *before* the cutoff does not count
+  (``deleted_post``, the host is told); one found deleted after it counts as it stood, since
+  the deletion can only be placed after the moment it was detected missing.
+
+Nothing here reads the clock, the disk or the network.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
+
+from .colors import DEFAULT_TEXT_COLORS, is_vote_color
+from .model import RuleOptions, Vote
+from .names import Match, NameIndex
+from .tally import Rejection
+
+if TYPE_CHECKING:  # the parser's value type only; rules/ imports nothing of forum/ at run time
+    from ..forum.model import Post
+
+__all__ = ["extract_votes", "VoteNotes", "EditNote", "REASONS", "reason_text",
+           "standing_version"]
+
+# Stable reason codes -> a line for the host, in each language.
+REASONS: dict[str, dict[str, str]] = {
+    "quoted": {"en": "inside a quote: the quoted post's words, not a vote",
+               "ru": "внутри цитаты: это слова цитируемого поста, не голос"},
+    "spoiler": {"en": "inside a spoiler: not the author's visible words",
+                "ru": "внутри спойлера: не голос"},
+    "code": {"en": "inside a code block: not a vote", "ru": "внутри блока кода: не голос"},
+    "signature": {"en": "in the signature: not a vote", "ru": "в подписи: не голос"},
+    "bold": {"en": "bold, not colored: not a vote (bold votes are off)",
+             "ru": "жирный шрифт, не цвет: не голос"},
+    "not_a_player": {"en": "colored text that names no player",
+                     "ru": "цветной текст не называет ни одного игрока"},
+    "ambiguous_name": {"en": "the name could be more than one player: no vote, the previous "
+                             "vote stands",
+                       "ru": "имя подходит нескольким игрокам: голос не засчитан, в силе "
+                             "прежний"},
+    "two_players": {"en": "colored names of two different players in one post: no vote, the "
+                          "previous vote stands",
+                    "ru": "в одном посте цветом названы два разных игрока: голос не засчитан, "
+                          "в силе прежний"},
+    "host_post": {"en": "a post by the host: never a vote", "ru": "пост ведущего: не голос"},
+    "not_in_game": {"en": "the author is not a player of this game",
+                    "ru": "автор не участвует в игре"},
+    "dead_voter": {"en": "the author is dead: the dead do not vote",
+                   "ru": "автор мёртв: мёртвые не голосуют"},
+    "frozen_voter": {"en": "the author is frozen today: his vote does not count",
+                     "ru": "автор заморожен: его голос сегодня не считается"},
+    "dead_target": {"en": "a vote for a dead player: not counted, the previous vote stands",
+                    "ru": "голос за мёртвого игрока: не засчитан, в силе прежний"},
+    "self_vote": {"en": "a vote for oneself, forbidden in this game",
+                  "ru": "голос за самого себя запрещён в этой игре"},
+    "late": {"en": "posted at or after the deadline", "ru": "пост после дедлайна"},
+    "late_unclear": {"en": "the board's time cannot tell if it was before the deadline, and it "
+                           "was first seen after it: counted as late",
+                     "ru": "по времени форума нельзя понять, был ли пост до дедлайна, а увидели "
+                           "его после: считается опоздавшим"},
+    "edited_after_deadline": {"en": "the vote was changed by an edit after the deadline: the "
+                                    "post counts as it stood before",
+                              "ru": "голос изменён правкой после дедлайна: пост считается в "
+                                    "прежнем виде"},
+    "edit_unseen": {"en": "edited after the deadline and its earlier text was never seen: no "
+                          "known vote, the previous vote stands",
+                    "ru": "пост отредактирован после дедлайна, а прежний текст никто не видел: "
+                          "голос неизвестен, в силе прежний"},
+    "edited_votes_never": {"en": "the post was edited, and votes in edited posts do not count "
+                                 "in this game",
+                           "ru": "пост отредактирован, а голоса в отредактированных постах в "
+                                 "этой игре не считаются"},
+    "dead_after_last_word": {"en": "posted by a dead player after his last word's time: "
+                                   "never counted",
+                             "ru": "пост мёртвого игрока после срока последнего слова: не "
+                                   "считается"},
+    "deleted_post": {"en": "the post was deleted before the deadline: not counted",
+                     "ru": "пост удалён до дедлайна: не засчитан"},
+}
+_HIDDEN_REASON = {"quote": "quoted", "spoiler": "spoiler", "code": "code",
+                  "signature": "signature", "bold": "bold"}
+
+
+def reason_text(code: str, lang: str = "en") -> str:
+    """The host's line for a reason code (the code itself when unknown)."""
+    return REASONS.get(code, {}).get(lang) or REASONS.get(code, {}).get("en") or code
+
+
+@dataclass(frozen=True)
+class EditNote:
+    """An edit that touched a vote (R2.7), for the host report."""
+
+    post_id: int
+    author: str
+    edited_at: datetime | None
+    edited_by: str | None
+    before: tuple[str, ...]       # vote targets before the edit (empty: none or never seen)
+    after: tuple[str, ...]
+    counted: bool                 # did the edit's vote take effect (before the cutoff)?
+    seen_before: bool             # was the earlier version ever seen
+
+    def to_json(self) -> dict:
+        return {"post_id": self.post_id, "author": self.author,
+                "edited_at": self.edited_at.isoformat() if self.edited_at else None,
+                "edited_by": self.edited_by, "before": list(self.before),
+                "after": list(self.after), "counted": self.counted,
+                "seen_before": self.seen_before}
+
+
+@dataclass(frozen=True)
+class VoteNotes:
+    """What the host report needs besides the votes (R9.4)."""
+
+    edits: tuple[EditNote, ...] = ()
+    posts_per_player: dict = field(default_factory=dict)   # nick -> posts before the cutoff
+    not_voted: tuple[str, ...] = ()                        # alive, unfrozen, no vote at all
+    deleted: tuple[int, ...] = ()                          # post ids found deleted
+    late_posts: tuple[int, ...] = ()                       # post ids at or after the cutoff
+    notes: tuple[str, ...] = ()                            # anything else, one line each
+
+    def to_json(self) -> dict:
+        return {"edits": [e.to_json() for e in self.edits],
+                "posts_per_player": dict(self.posts_per_player),
+                "not_voted": list(self.not_voted), "deleted": list(self.deleted),
+                "late_posts": list(self.late_posts), "notes": list(self.notes)}
+
+
+# --- versions ------------------------------------------------------------------------------
+
+def _version_time(post: Post, first_seen: datetime) -> datetime:
+    """When a version came to stand: the post time for the original, the edit time for an
+    edited one (the first sighting when the board gave none)."""
+    if post.edit_count > 0:
+        return post.edited_at or first_seen
+    return post.posted_at
+
+
+def standing_version(versions: Sequence[tuple[Post, datetime]], cutoff: datetime
+                     ) -> tuple[tuple[Post, datetime] | None, bool]:
+    """R2.7: the version of one post that stood before ``cutoff``.
+
+    ``versions`` in the order first seen. Returns (version or None, unseen): None with
+    ``unseen=True`` when every stored version is an edit made at or after the cutoff, so
+    the text that stood was never seen.
+    """
+    stood = None
+    for post, seen in versions:
+        if _version_time(post, seen) < cutoff:
+            stood = (post, seen)
+    if stood is not None:
+        return stood, False
+    return None, bool(versions) and versions[0][0].edit_count > 0
+
+
+def _group(versions: Iterable[tuple[Post, datetime]]) -> dict[int, list[tuple[Post, datetime]]]:
+    by_post: dict[int, list[tuple[Post, datetime]]] = defaultdict(list)
+    for post, seen in versions:
+        by_post[post.post_id].append((post, seen))
+    for vs in by_post.values():
+        # the order versions appeared, independent of the order pages were fetched
+        vs.sort(key=lambda v: (v[1], v[0].edit_count,
+                               v[0].edited_at or v[0].posted_at, _content_sort(v[0])))
+    return by_post
+
+
+def _content_sort(post: Post) -> str:
+    return repr(post.content_key())
+
+
+def _time_range(versions: Sequence[tuple[Post, datetime]]) -> tuple[datetime, datetime, str]:
+    """The tightest post-time range all versions agree on (precision of the best one)."""
+    earliest = max(p.earliest for p, _ in versions)
+    latest = min(p.latest for p, _ in versions)
+    rank = {"second": 0, "minute": 1, "relative": 2}
+    best = min((p.precision for p, _ in versions), key=lambda x: rank.get(x, 3))
+    if earliest > latest:  # inconsistent sightings: trust the most precise one
+        p = min((p for p, _ in versions), key=lambda x: rank.get(x.precision, 3))
+        return p.earliest, p.latest, p.precision
+    return earliest, latest, best
+
+
+# --- extraction ----------------------------------------------------------------------------
+
+class _Frag(NamedTuple):
+    color: str
+    text: str
+
+
+@dataclass
+class _Ctx:
+    index: NameIndex
+    alive: frozenset
+    frozen: frozenset
+    host_key: str | None
+    players: frozenset
+    options: RuleOptions
+    text_colors: tuple[str, ...]
+
+    def is_vote_color(self, color: str | None) -> bool:
+        return is_vote_color(color, vote_colors=self.options.vote_colors,
+                             excluded_colors=self.options.excluded_colors,
+                             text_colors=self.text_colors)
+
+    def fragments(self, post: Post) -> list[_Frag]:
+        """The post's candidate vote fragments: vote-colored text (and bold, when on)."""
+        out = [_Frag(c.color, c.text) for c in post.colored if self.is_vote_color(c.color)]
+        if self.options.bold_votes:
+            out += [_Frag("bold", b) for b in post.bold]
+        return out
+
+
+def _targets(ctx: _Ctx, post: Post) -> tuple[tuple[str, ...], list[tuple[_Frag, str]]]:
+    """Matched targets of a version in fragment order, and the fragments that failed
+    (with their reason)."""
+    targets: list[str] = []
+    failed: list[tuple[_Frag, str]] = []
+    for frag in ctx.fragments(post):
+        results = ctx.index.match_all(frag.text)
+        for r in results:
+            if isinstance(r, Match):
+                targets.append(r.player)
+            elif r.reason == "ambiguous":
+                failed.append((frag, "ambiguous_name"))
+            elif len(results) == 1:
+                failed.append((frag, "not_a_player"))
+    return tuple(targets), failed
+
+
+def _decide(ctx: _Ctx, targets: tuple[str, ...]) -> tuple[str | None, list[str]]:
+    """R2.4: the post's one target, or None; and the targets not taken."""
+    distinct = list(dict.fromkeys(targets))
+    if not distinct:
+        return None, []
+    if len(distinct) == 1:
+        return distinct[0], []
+    if ctx.options.ambiguous_post == "last":
+        last = targets[-1]
+        return last, [t for t in distinct if t != last]
+    return None, distinct
+
+
+def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequence,
+                  alive: Iterable[str], host: str | None, deadline: datetime,
+                  as_of: datetime | None = None, options: RuleOptions = RuleOptions(),
+                  deleted: dict[int, datetime] | None = None,
+                  last_word_until: dict[str, datetime] | None = None,
+                  frozen: Iterable[str] = (),
+                  text_colors: tuple[str, ...] = DEFAULT_TEXT_COLORS,
+                  index: NameIndex | None = None,
+                  ) -> tuple[list[Vote], list[Rejection], VoteNotes]:
+    """R2, R8.1: the day's vote events as of ``as_of`` (default and at most: the deadline).
+
+    ``versions``: every stored version of the day topic's posts with its first sighting, in
+    any order. ``players``: (nick, aliases) pairs or ``Player`` objects (everyone a vote may
+    name). ``alive``/``frozen``: who may vote today. ``deleted``: post id -> when it was
+    found missing. ``last_word_until``: a dead player -> the end of his last-word window.
+    Returns (votes, rejections, notes); votes are not yet reduced to one per voter.
+    """
+    cutoff = deadline if as_of is None or as_of >= deadline else as_of
+    final = cutoff == deadline
+    index = index or NameIndex(players)
+    ctx = _Ctx(index=index, alive=frozenset(alive), frozen=frozenset(frozen),
+               host_key=_key(host) if host else None, players=frozenset(index.players),
+               options=options, text_colors=text_colors)
+    deleted = deleted or {}
+    last_word_until = last_word_until or {}
+
+    votes: list[Vote] = []
+    rejected: list[Rejection] = []
+    edits: list[EditNote] = []
+    posts_per: Counter = Counter()
+    late_posts: list[int] = []
+    deleted_seen: list[int] = []
+    notes: list[str] = []
+
+    by_post = _group(versions)
+    for post_id in sorted(by_post):
+        vs = by_post[post_id]
+        first = vs[0][0]
+        author = first.author
+        first_seen = vs[0][1]
+        earliest, latest, precision = _time_range(vs)
+
+        # R2.6 the post itself against the cutoff
+        if latest < cutoff:
+            timing = "in_time"
+        elif earliest >= cutoff:
+            timing = "late"
+        elif first_seen < cutoff:
+            timing = "in_time"
+            notes.append(f"post {post_id} by {author}: its time ({precision}) may fall on either "
+                         f"side of the cutoff; counted because it was seen before it")
+        else:
+            timing = "late_unclear"
+        if timing != "in_time":
+            if final:
+                late_posts.append(post_id)
+                # the post as first seen: later versions are edits after it anyway
+                for frag in ctx.fragments(first):
+                    rejected.append(Rejection(post_id, author, frag.text, timing))
+            continue
+        if _player_nick(ctx, author) in ctx.players:
+            posts_per[_player_nick(ctx, author)] += 1
+
+        if post_id in deleted and deleted[post_id] < cutoff:
+            deleted_seen.append(post_id)
+            stood, _ = standing_version(vs, cutoff)
+            for frag in ctx.fragments((stood or vs[-1])[0]):
+                rejected.append(Rejection(post_id, author, frag.text, "deleted_post"))
+            continue
+        if post_id in deleted:
+            deleted_seen.append(post_id)
+            notes.append(f"post {post_id} by {author} was found deleted after the cutoff: "
+                         f"counted as it stood")
+
+        stood, unseen = standing_version(vs, cutoff)
+        # every edit that touched a vote (R2.7), before or after the cutoff
+        edits.extend(_edit_notes(ctx, vs, cutoff))
+        if stood is None:
+            if unseen:
+                p = vs[0][0]
+                for frag in ctx.fragments(p):
+                    rejected.append(Rejection(post_id, author, frag.text, "edit_unseen"))
+            continue
+        post, _seen = stood
+        if final:
+            # an edit after the deadline that changed the vote: reported, changes nothing
+            later = [p for p, s in vs if _version_time(p, s) >= cutoff]
+            if later:
+                now_targets, _ = _targets(ctx, later[-1])
+                old_targets, _ = _targets(ctx, post)
+                if now_targets != old_targets:
+                    for frag in ctx.fragments(later[-1]):
+                        rejected.append(Rejection(post_id, author, frag.text,
+                                                  "edited_after_deadline"))
+
+        # set-aside colored text: quotes, spoilers, code, signatures (and bold)
+        for h in post.hidden:
+            if h.color is None or h.where == "bold" or not ctx.is_vote_color(h.color):
+                continue
+            rejected.append(Rejection(post_id, author, h.text,
+                                      _HIDDEN_REASON.get(h.where, h.where)))
+        if not ctx.options.bold_votes and _key(author) != ctx.host_key:
+            colored_texts = {c.text.strip() for c in post.colored}
+            for b in post.bold:
+                if b.strip() not in colored_texts and ctx.index.match(b):
+                    rejected.append(Rejection(post_id, author, b, "bold"))
+
+        frags = ctx.fragments(post)
+        if not frags:
+            continue
+        voter_reason = _voter_reason(ctx, author, post, last_word_until)
+        if voter_reason is None and options.edited_votes == "never" and post.edit_count > 0:
+            voter_reason = "edited_votes_never"
+        if voter_reason is not None:
+            for frag in frags:
+                rejected.append(Rejection(post_id, author, frag.text, voter_reason))
+            continue
+        voter = _player_nick(ctx, author)
+
+        targets, failed = _targets(ctx, post)
+        for frag, reason in failed:
+            rejected.append(Rejection(post_id, author, frag.text, reason))
+        target, not_taken = _decide(ctx, targets)
+        if target is None:
+            for t in not_taken:
+                rejected.append(Rejection(post_id, author, _frag_text(ctx, post, t),
+                                          "two_players"))
+            continue
+        for t in not_taken:
+            rejected.append(Rejection(post_id, author, _frag_text(ctx, post, t), "two_players"))
+        text = _frag_text(ctx, post, target)
+        if target not in ctx.alive:
+            rejected.append(Rejection(post_id, author, text, "dead_target"))
+            continue
+        if target == voter and not options.self_votes:
+            rejected.append(Rejection(post_id, author, text, "self_vote"))
+            continue
+        votes.append(Vote(voter=voter, target=target, at=_vote_since(ctx, vs, stood, target),
+                          post_id=post_id))
+
+    voted = {v.voter for v in votes}
+    not_voted = tuple(sorted((p for p in ctx.alive - ctx.frozen if p not in voted),
+                             key=lambda n: (n.casefold(), n)))
+    per_player = {p: posts_per.get(p, 0) for p in ctx.index.players}
+    return votes, rejected, VoteNotes(
+        edits=tuple(edits), posts_per_player=per_player, not_voted=not_voted,
+        deleted=tuple(deleted_seen), late_posts=tuple(late_posts), notes=tuple(notes))
+
+
+def _key(nick: str) -> str:
+    return nick.strip().casefold()
+
+
+def _player_nick(ctx: _Ctx, author: str) -> str:
+    """The game's spelling of a forum author's nick (exact nick, else case-insensitive)."""
+    if author in ctx.players:
+        return author
+    for p in ctx.players:
+        if _key(p) == _key(author):
+            return p
+    return author
+
+
+def _voter_reason(ctx: _Ctx, author: str, post: Post,
+                  last_word_until: dict[str, datetime]) -> str | None:
+    if ctx.host_key is not None and _key(author) == ctx.host_key:
+        return "host_post"
+    nick = _player_nick(ctx, author)
+    if nick not in ctx.players:
+        return "not_in_game"
+    if nick not in ctx.alive:
+        until = last_word_until.get(nick)
+        if until is not None and post.earliest >= until:
+            return "dead_after_last_word"
+        return "dead_voter"
+    if nick in ctx.frozen:
+        return "frozen_voter"
+    return None
+
+
+def _frag_text(ctx: _Ctx, post: Post, target: str) -> str:
+    """The written text of the (last) fragment that named ``target``."""
+    found = target
+    for frag in ctx.fragments(post):
+        for r in ctx.index.match_all(frag.text):
+            if isinstance(r, Match) and r.player == target:
+                found = frag.text
+    return found
+
+
+def _vote_since(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], stood: tuple[Post, datetime],
+                target: str) -> datetime:
+    """R2.7: when the standing vote came to stand: the post time, or the time of the edit
+    that put this target there (the first version seen when it was already edited)."""
+    since: datetime | None = None
+    for post, seen in vs:
+        t, _ = _decide(ctx, _targets(ctx, post)[0])
+        if t != target:
+            since = None
+        elif since is None:
+            since = _version_time(post, seen)
+        if (post, seen) == stood:
+            break
+    return since or _version_time(*stood)
+
+
+def _edit_notes(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], cutoff: datetime
+                ) -> list[EditNote]:
+    """One note per edit that changed the post's vote targets (or whose before is unknown and
+    whose after has a vote)."""
+    out: list[EditNote] = []
+    prev: tuple[str, ...] | None = None
+    for i, (post, seen) in enumerate(vs):
+        targets, _ = _targets(ctx, post)
+        if i == 0:
+            if post.edit_count > 0 and targets:
+                out.append(EditNote(post.post_id, post.author, post.edited_at, post.edited_by,
+                                    (), targets, _version_time(post, seen) < cutoff, False))
+        elif targets != prev:
+            out.append(EditNote(post.post_id, post.author, post.edited_at, post.edited_by,
+                                prev or (), targets, _version_time(post, seen) < cutoff, True))
+        prev = targets
+    return out
