@@ -1,0 +1,197 @@
+"""Dealing the roles (RULES.md R4, R4.1) and what each role card says (R9.3). Pure.
+
+``default_counts(n)`` is the setup for n players when the game file's ``[deal]`` says nothing:
+
+- 11 players or more: the default setup of the rules: Boss 1, mafiosi 2 (three mafiosi with
+  the Boss), Commissar 1, Sergeant 1, Doctor 1, Maniac 1, ВСБ 1, the rest civilians;
+- 9-10: Boss 1, mafioso 1, Commissar 1, Sergeant 1, Doctor 1, Maniac 1, plus the ВСБ at 10;
+- 7-8: Boss 1, mafioso 1, Commissar 1, Doctor 1, plus the Sergeant at 8;
+- 5-6: Boss 1, Commissar 1, Doctor 1;
+- the rest civilians. Fewer than 5 players cannot play.
+
+So the mafia stays near a quarter of the table and the Maniac and ВСБ, who make small games
+lopsided, come in only when there is room. ``[deal]`` counts override these one role at a
+time; civilians always fill the rest. Roles the game file already gives are kept and count
+toward the setup; only the missing ones are drawn, with an injected ``rng`` (by default
+``secrets.SystemRandom``). A duty mafioso named in the file but without a role is dealt a
+mafia role.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
+from random import Random
+
+from ..errors import RulesError
+from .model import Player, Role
+
+SINGLE_ROLES = (Role.BOSS, Role.COMMISSAR, Role.SERGEANT, Role.DOCTOR, Role.MANIAC)
+_ROLE_ORDER = (Role.BOSS, Role.MAFIA, Role.COMMISSAR, Role.SERGEANT, Role.DOCTOR,
+               Role.MANIAC, Role.VSB, Role.CIVILIAN)
+MIN_PLAYERS = 5
+
+
+def default_counts(n: int) -> dict[Role, int]:
+    """The setup for ``n`` players (see the module docstring), civilians included."""
+    if n < MIN_PLAYERS:
+        raise RulesError(f"{n} players are too few for a game; at least {MIN_PLAYERS} are needed")
+    c = {Role.BOSS: 1, Role.COMMISSAR: 1, Role.DOCTOR: 1}
+    if n >= 7:
+        c[Role.MAFIA] = 1
+    if n >= 8:
+        c[Role.SERGEANT] = 1
+    if n >= 9:
+        c[Role.MANIAC] = 1
+    if n >= 10:
+        c[Role.VSB] = 1
+    if n >= 11:
+        c[Role.MAFIA] = 2
+    c[Role.CIVILIAN] = n - sum(c.values())
+    return {r: c.get(r, 0) for r in _ROLE_ORDER}
+
+
+def setup_counts(n: int, overrides: Mapping[str, int] | None = None) -> dict[Role, int]:
+    """``default_counts(n)`` with the ``[deal]`` overrides; civilians fill the rest."""
+    if n < MIN_PLAYERS and not overrides:
+        default_counts(n)  # raises the clear error
+    # A tiny test game with explicit [deal] counts starts from nothing but civilians.
+    counts = default_counts(n) if n >= MIN_PLAYERS else {r: 0 for r in _ROLE_ORDER}
+    for key, value in (overrides or {}).items():
+        try:
+            role = Role(key)
+        except ValueError:
+            raise RulesError(f"[deal] names an unknown role {key!r}") from None
+        counts[role] = int(value)
+    for role in SINGLE_ROLES:
+        if counts[role] > 1:
+            raise RulesError(f"[deal] {role.value} = {counts[role]}: the rules allow one")
+    if counts[Role.BOSS] + counts[Role.MAFIA] < 1:
+        raise RulesError("[deal] has no mafioso: a game needs at least one")
+    special = sum(v for r, v in counts.items() if r is not Role.CIVILIAN)
+    if overrides and Role.CIVILIAN.value in overrides:
+        if special + counts[Role.CIVILIAN] != n:
+            raise RulesError(f"[deal] counts add up to {special + counts[Role.CIVILIAN]} "
+                             f"roles for {n} players")
+    else:
+        counts[Role.CIVILIAN] = n - special
+    if counts[Role.CIVILIAN] < 0:
+        raise RulesError(f"[deal] asks for {special} special roles but there are only "
+                         f"{n} players")
+    return counts
+
+
+def deal_roles(players: Sequence[Player], counts: Mapping[str, int] | None = None, *,
+               duty: str | None = None, rng: Random | None = None) -> dict[str, Role]:
+    """R4: every player's role; the file's roles are kept, the missing ones drawn."""
+    rng = rng or secrets.SystemRandom()
+    need = setup_counts(len(players), counts)
+    given = {p.nick: p.role for p in players if p.role is not None}
+    for role in given.values():
+        need[role] -= 1
+    over = [r.value for r, v in need.items() if v < 0]
+    if over:
+        raise RulesError(f"the game file gives more players the role {over[0]} than the "
+                         "setup has", hint="fix [[players]] role or the [deal] counts")
+    pool: list[Role] = [r for r in _ROLE_ORDER for _ in range(need[r])]
+    open_nicks = [p.nick for p in players if p.role is None]
+    if len(pool) != len(open_nicks):  # pragma: no cover - setup_counts guarantees it
+        raise RulesError("the setup does not match the number of players")
+    roles = dict(given)
+    if duty is not None and duty in open_nicks:
+        mafia_roles = [r for r in pool if r.is_mafia]
+        if not mafia_roles:
+            raise RulesError(f"the duty mafioso {duty!r} has no role, and every mafia role "
+                             "is already given to someone else")
+        pick = rng.choice(mafia_roles)
+        pool.remove(pick)
+        roles[duty] = pick
+        open_nicks.remove(duty)
+    rng.shuffle(pool)
+    for nick, role in zip(open_nicks, pool):
+        roles[nick] = role
+    return {p.nick: roles[p.nick] for p in players}
+
+
+def choose_duty(roles: Mapping[str, Role], *, rng: Random | None = None) -> str:
+    """R4.1: a duty mafioso drawn among the mafiosi (the Boss included)."""
+    mafiosi = sorted(n for n, r in roles.items() if r.is_mafia)
+    if not mafiosi:
+        raise RulesError("there is no mafioso to be the duty mafioso")
+    return (rng or secrets.SystemRandom()).choice(mafiosi)
+
+
+def role_card(nick: str, roles: Mapping[str, Role], *, duty: str | None,
+              code: str | None = None, title: str = "") -> dict:
+    """R9.3: what ``nick``'s role card tells him, as template context.
+
+    - mafiosi learn their partners (with their roles), the duty mafioso and the ВСБ;
+    - the Commissar and the Sergeant learn each other;
+    - the ВСБ's card is a civilian's card ("чиж"): ``shown_role`` is ``civilian`` and nothing
+      else on it differs from a civilian's;
+    - ``code`` is the player's secret code for his night moves, when the game uses codes.
+    """
+    role = roles[nick]
+    shown = Role.CIVILIAN if role is Role.VSB else role
+    card: dict = {"nick": nick, "title": title, "role": shown.value, "code": code,
+                  "partners": [], "duty": None, "is_duty": False, "vsb": [],
+                  "commissar": None, "sergeant": None}
+    if role.is_mafia:
+        card["partners"] = [{"nick": n, "role": r.value} for n, r in roles.items()
+                            if r.is_mafia and n != nick]
+        card["duty"] = duty
+        card["is_duty"] = duty == nick
+        card["vsb"] = [n for n, r in roles.items() if r is Role.VSB]
+    elif role is Role.COMMISSAR:
+        card["sergeant"] = next((n for n, r in roles.items() if r is Role.SERGEANT), None)
+    elif role is Role.SERGEANT:
+        card["commissar"] = next((n for n, r in roles.items() if r is Role.COMMISSAR), None)
+    return card
+
+
+_UNSAFE = re.compile(r'[\x00-\x1f/\\:*?"<>|]')
+
+
+def safe_filename(nick: str) -> str:
+    """A file name for a nick (``out/role-cards/<nick>.txt``): path and control characters
+    become ``_``; a nick made only of dots gets a leading ``_``."""
+    name = _UNSAFE.sub("_", nick).strip()
+    if not name or set(name) == {"."}:
+        name = "_" + name
+    return name
+
+
+# -- the deal as stored (kv "deal") and what the rest of the tool reads from it ------------
+
+def effective_players(game, store_deal: Mapping | None) -> tuple[Player, ...]:
+    """The game's players with the roles the deal drew where the game file leaves them out.
+
+    ``game`` is a loaded ``config.Game``; ``store_deal`` the store's ``"deal"`` value or None.
+    A role written in the game file always wins over the stored deal.
+    """
+    dealt = dict((store_deal or {}).get("roles", {}))
+    out = []
+    for p in game.players:
+        if p.role is None and p.nick in dealt:
+            p = replace(p, role=Role(dealt[p.nick]))
+        out.append(p)
+    return tuple(out)
+
+
+def effective_random_list(game, store_deal: Mapping | None) -> tuple[str, ...] | None:
+    """The random list (R3): the game file's ``random_list``, else the dealt one, else None."""
+    if game.random_list:
+        return tuple(game.random_list)
+    order = (store_deal or {}).get("random_list")
+    return tuple(order) if order else None
+
+
+def effective_duty(game, store_deal: Mapping | None) -> str | None:
+    """The duty mafioso (R4.1): the game file's ``[mafia] duty``, else the dealt one."""
+    return game.duty or (store_deal or {}).get("duty")
+
+
+def roles_in_order(roles: Mapping[str, Role], nicks: Iterable[str]) -> list[tuple[str, Role]]:
+    return [(n, roles[n]) for n in nicks]

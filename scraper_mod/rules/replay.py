@@ -1,0 +1,164 @@
+"""A whole game played through the rules core alone (no forum, no mail, no store).
+
+``replay(state, days, options, calendar=...)`` runs, for each day, R2 (count the votes as they
+stood at the deadline), R3 (the random list if needed), R6 (``resolve_day``) and stops at the
+winner (R7). It is what the resolution service does each evening, minus reading posts and
+mail, and what the property tests drive.
+
+``scenario_from_dict`` reads a scenario (a game file's tables plus a ``[[script]]`` of days)
+so whole games can live in ``fixtures/scenarios/`` as TOML or JSON::
+
+    [game] ... [[players]] ... [mafia] ... [rules] ...   # as in game.toml
+    [[script]]
+    day = 1
+    votes = [["Вася", "Маша_2", "2024-04-09T10:00:00"], ...]  # voter, target, game time[, post id]
+    [script.night]                                          # NightOrders fields
+    mafia_kill = "Алексей"
+    mafia_by = "Вася"
+    [script.expect]                                         # checked by the tests
+    lynched = "Маша_2"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from ..errors import ConfigError, RulesError
+from .calendar import Calendar
+from .model import DayResult, RuleOptions, Vote
+from .night import NightOrders, resolve_day
+from .state import GameState, initial_state
+from .tally import Lynch, Rejection, Tally, count_votes, decide_lynch
+
+
+@dataclass(frozen=True)
+class DayInput:
+    """One day's inputs: its votes (any order, any time) and the night's counted orders."""
+
+    day: int
+    votes: tuple[Vote, ...] = ()
+    orders: NightOrders = field(default_factory=NightOrders)
+
+
+@dataclass(frozen=True)
+class ReplayDay:
+    """Everything one day produced."""
+
+    day: int
+    deadline: datetime | None
+    tally: Tally
+    late: tuple[Rejection, ...]
+    lynch: Lynch | None
+    result: DayResult
+    before: GameState
+    after: GameState
+
+
+def play_day(state: GameState, day: DayInput, options: RuleOptions, *,
+             deadline: datetime | None = None) -> ReplayDay:
+    """R2, R3, R6 for one day. Votes at or after ``deadline`` are late (R2.6)."""
+    late = tuple(Rejection(v.post_id, v.voter, v.target, "late") for v in day.votes
+                 if deadline is not None and v.at >= deadline)
+    on_time = [v for v in day.votes if deadline is None or v.at < deadline]
+    tally = count_votes(on_time, alive=state.alive, frozen=state.frozen_today(),
+                        self_votes=options.self_votes)
+    if not state.order:
+        raise RulesError("the game has no random list", hint="draw it with `scraper-mod deal`")
+    lynch = decide_lynch(tally, alive=state.alive, order=state.order, cursor=state.cursor,
+                         options=options)
+    result, after = resolve_day(day.day, state, lynch, day.orders, options)
+    return ReplayDay(day=day.day, deadline=deadline, tally=tally, late=late, lynch=lynch,
+                     result=result, before=state, after=after)
+
+
+def replay(state: GameState, days: Iterable[DayInput], options: RuleOptions = RuleOptions(),
+           *, calendar: Calendar | None = None) -> list[ReplayDay]:
+    """Play the days in order from ``state`` until a side wins or the inputs run out."""
+    out: list[ReplayDay] = []
+    for d in days:
+        deadline = calendar.deadline(d.day) if calendar is not None else None
+        rd = play_day(state, d, options, deadline=deadline)
+        out.append(rd)
+        state = rd.after
+        if rd.result.winner:
+            break
+    return out
+
+
+# -- scenarios ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Scenario:
+    game: object                       # config.Game
+    state: GameState
+    calendar: Calendar
+    days: tuple[DayInput, ...]
+    expect: Mapping = field(default_factory=dict)            # whole-game expectations
+    day_expect: Mapping[int, Mapping] = field(default_factory=dict)
+
+    def play(self) -> list[ReplayDay]:
+        return replay(self.state, self.days, self.game.rules, calendar=self.calendar)
+
+
+_ORDER_FIELDS = set(NightOrders.__dataclass_fields__)
+
+
+def scenario_from_dict(data: Mapping, *, path: str | Path = "scenario.toml") -> Scenario:
+    """A scenario from its parsed TOML/JSON. Errors are ``ConfigError`` naming the key."""
+    from ..config import parse_game  # the game-file part is validated like game.toml
+
+    path = Path(path)
+    data = dict(data)
+    script = data.pop("script", [])
+    expect = data.pop("expect", {})
+    game = parse_game(data, path=path)
+    if not game.random_list:
+        raise ConfigError("a scenario needs game.random_list", path=str(path),
+                          key="game.random_list")
+    state = initial_state(game.players, game.duty, game.random_list)
+    calendar = Calendar(start=game.start, day_start=game.day_start, deadline=game.deadline,
+                        tz=game.timezone, merge_weekends=game.rules.merge_weekends,
+                        weekend_days=game.rules.weekend_days,
+                        moved={d.number: d.deadline for d in game.days if d.deadline})
+    nicks = set(state.roles)
+    days, day_expect = [], {}
+    for i, entry in enumerate(script):
+        pre = f"script[{i + 1}]"
+        try:
+            n = int(entry["day"])
+        except (KeyError, TypeError, ValueError):
+            raise ConfigError("needs a day number", path=str(path), key=f"{pre}.day") from None
+        votes = []
+        for j, raw in enumerate(entry.get("votes", [])):
+            key = f"{pre}.votes[{j + 1}]"
+            if not isinstance(raw, list) or len(raw) not in (3, 4):
+                raise ConfigError("must be [voter, target, time] or [voter, target, time, "
+                                  "post id]", path=str(path), key=key)
+            voter, target, at = raw[0], raw[1], raw[2]
+            for who in (voter, target):
+                if who not in nicks:
+                    raise ConfigError(f"{who!r} is not a player", path=str(path), key=key)
+            if isinstance(at, str):
+                try:
+                    at = datetime.fromisoformat(at)
+                except ValueError:
+                    raise ConfigError(f"not an ISO time: {at!r}", path=str(path),
+                                      key=key) from None
+            if at.tzinfo is None:
+                at = at.replace(tzinfo=game.timezone)
+            post_id = int(raw[3]) if len(raw) == 4 else n * 1000 + j + 1
+            votes.append(Vote(voter=voter, target=target, at=at, post_id=post_id))
+        night = dict(entry.get("night", {}))
+        unknown = set(night) - _ORDER_FIELDS
+        if unknown:
+            raise ConfigError("unknown key", path=str(path),
+                              key=f"{pre}.night.{sorted(unknown)[0]}")
+        if "mafia_also" in night:
+            night["mafia_also"] = tuple(night["mafia_also"])
+        days.append(DayInput(day=n, votes=tuple(votes), orders=NightOrders(**night)))
+        day_expect[n] = dict(entry.get("expect", {}))
+    return Scenario(game=game, state=state, calendar=calendar, days=tuple(days),
+                    expect=dict(expect), day_expect=day_expect)

@@ -1,0 +1,176 @@
+"""Counting the day's votes and deciding the lynch ("посадка", RULES.md R2.5, R2.8-R2.10, R3).
+
+``count_votes`` takes the day's vote events (already extracted from the posts and cut off at
+the deadline or the as-of instant by the votes module) and applies:
+
+- R2.8 only alive players vote, only for alive players; a frozen player's votes do not count
+  that day (R5.4); self-votes count unless the ``self_votes`` option is off. A vote that
+  breaks these is rejected and does not replace the voter's previous valid vote.
+- R2.5 each voter's latest valid vote (by time, then post id) is the one that counts.
+
+``Tally.counts`` is sorted as CONTRACT.md says: by votes, descending, then by who reached the
+count first. A candidate *reached* his count at ``reached_at``, the moment his last current
+voter started voting for him; a voter who writes the same nick again keeps the time of his
+first vote in that run, so restating a vote does not lose a candidate his place. Ties on
+both are ordered by nick so the result never depends on input order.
+
+``decide_lynch`` applies R2.9 (most votes is jailed) and R2.10 / R3 (a tie or no valid vote:
+the random list decides, among all alive players by default, R3.3, or among the tied ones
+with ``tie_scope = "tied_only"``; ``frozen_immune_to_random`` keeps the frozen out of it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from .model import RuleOptions, Vote
+from .randomlist import pick_random
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A post (or a vote in it) that was not counted, and why; for the host report (R9.4).
+
+    Reasons used here: ``dead_voter``, ``dead_target``, ``not_a_player``, ``frozen``,
+    ``self_vote``. The votes module adds its own (``quoted``, ``ambiguous``, ``late`` ...).
+    """
+
+    post_id: int
+    author: str
+    text: str
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"post_id": self.post_id, "author": self.author, "text": self.text,
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Count:
+    """One candidate: his number of votes, his voters in time order, when he reached it."""
+
+    target: str
+    votes: int
+    voters: tuple[str, ...]
+    reached_at: datetime
+
+    def to_json(self) -> dict:
+        return {"target": self.target, "votes": self.votes, "voters": list(self.voters)}
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The counted votes of a day (R2.5, R2.8)."""
+
+    votes: tuple[Vote, ...]          # the counted (latest valid) vote per voter, in time order
+    counts: tuple[Count, ...]        # CONTRACT order
+    not_voting: tuple[str, ...]      # alive, not frozen, no counted vote
+    rejected: tuple[Rejection, ...]
+    frozen: tuple[str, ...] = ()     # alive players whose vote does not count today (R5.4)
+
+    @property
+    def leaders(self) -> tuple[str, ...]:
+        """Candidates with the most votes (empty when nobody voted)."""
+        if not self.counts:
+            return ()
+        top = self.counts[0].votes
+        return tuple(c.target for c in self.counts if c.votes == top)
+
+    def votes_json(self) -> list[dict]:
+        return [{"voter": v.voter, "target": v.target, "post_id": v.post_id,
+                 "at": v.at.isoformat()} for v in self.votes]
+
+
+@dataclass(frozen=True)
+class Lynch:
+    """Who is jailed (R2.9) and how: ``by`` is "votes" or "random" (R2.10, R3).
+
+    ``cursor`` is the random list's cursor after this day (unchanged when the votes decided),
+    ``tied`` the tied leaders when there was a tie (empty otherwise), ``picked_from`` the
+    players the random could pick (empty when the votes decided).
+    """
+
+    player: str
+    by: str
+    cursor: int
+    tied: tuple[str, ...] = ()
+    picked_from: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "by": self.by}
+
+
+def _sort_key(nick: str) -> tuple[str, str]:
+    return (nick.casefold(), nick)
+
+
+def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable[str] = (),
+                self_votes: bool = True) -> Tally:
+    """R2.5, R2.8: each alive, unfrozen voter's latest valid vote, and the counts."""
+    alive_set = set(alive)
+    frozen_set = {f for f in frozen if f in alive_set}
+    ordered = sorted(votes, key=lambda v: (v.at, v.post_id))
+    rejected: list[Rejection] = []
+    latest: dict[str, Vote] = {}
+    since: dict[str, datetime] = {}  # start of the voter's current run for the same target
+    for v in ordered:
+        reason = None
+        if v.voter not in alive_set:
+            reason = "dead_voter"
+        elif v.voter in frozen_set:
+            reason = "frozen"
+        elif v.target not in alive_set:
+            reason = "dead_target"
+        elif v.voter == v.target and not self_votes:
+            reason = "self_vote"
+        if reason:
+            rejected.append(Rejection(v.post_id, v.voter, v.target, reason))
+            continue
+        prev = latest.get(v.voter)
+        if prev is None or prev.target != v.target:
+            since[v.voter] = v.at
+        latest[v.voter] = v
+
+    by_target: dict[str, list[str]] = {}
+    for voter in sorted(latest, key=lambda x: (since[x], latest[x].post_id, _sort_key(x))):
+        by_target.setdefault(latest[voter].target, []).append(voter)
+    counts = [Count(target=t, votes=len(vs), voters=tuple(vs),
+                    reached_at=max(since[x] for x in vs))
+              for t, vs in by_target.items()]
+    counts.sort(key=lambda c: (-c.votes, c.reached_at, _sort_key(c.target)))
+    counted = tuple(sorted(latest.values(), key=lambda v: (v.at, v.post_id)))
+    not_voting = tuple(sorted((p for p in alive_set if p not in latest and p not in frozen_set),
+                              key=_sort_key))
+    return Tally(votes=counted, counts=tuple(counts), not_voting=not_voting,
+                 rejected=tuple(rejected), frozen=tuple(sorted(frozen_set, key=_sort_key)))
+
+
+def decide_lynch(tally: Tally, *, alive: Iterable[str], order: list[str] | tuple[str, ...],
+                 cursor: int, options: RuleOptions = RuleOptions(),
+                 immune: Iterable[str] = frozenset()) -> Lynch | None:
+    """R2.9, R2.10, R3.2, R3.3: who is jailed today.
+
+    The single leader is jailed "by votes". A tie for the most votes, or no valid vote at all,
+    goes to the random list: the first eligible player at or after ``cursor``. Eligible are all
+    alive players (R3.3) or, with ``tie_scope = "tied_only"``, the tied leaders (all alive
+    when nobody voted); ``immune`` players, and with ``frozen_immune_to_random`` the day's
+    frozen players (``tally.frozen``), are left out unless that leaves nobody. Returns None
+    only when nobody is alive.
+    """
+    alive_set = set(alive)
+    if not alive_set:
+        return None
+    leaders = tuple(t for t in tally.leaders if t in alive_set)
+    if len(leaders) == 1:
+        return Lynch(player=leaders[0], by="votes", cursor=cursor)
+    pool = set(leaders) if (leaders and options.tie_scope == "tied_only") else alive_set
+    excluded = set(immune)
+    if options.frozen_immune_to_random:
+        excluded |= set(tally.frozen)
+    eligible = (pool - excluded) or pool
+    player, new_cursor = pick_random(order, cursor, eligible)
+    return Lynch(player=player, by="random", cursor=new_cursor,
+                 tied=leaders if len(leaders) > 1 else (),
+                 picked_from=tuple(sorted(eligible, key=_sort_key)))
