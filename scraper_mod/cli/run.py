@@ -1,14 +1,81 @@
-"""`scraper-mod run` (placeholder until its issue lands)."""
+"""`scraper-mod run GAME`: the unattended daemon (scraper_mod/schedule.py).
+
+Polls the day's topic and the move source on the game's schedule, resolves at each deadline
+plus the grace, writes ``out/day-N/``, opens the next day, catches up after downtime. One per
+game (a lock in the game folder); Ctrl-C or SIGTERM stops it cleanly. The log goes to stderr
+and to ``run.log`` in the game folder (``--log``).
+"""
 
 from __future__ import annotations
 
+import logging
+import signal
+import threading
+from pathlib import Path
+
+from ..context import open_game
 from ..errors import ScraperModError
+from ..schedule import Daemon, GameLock, LiveOps, log as daemon_log
+from .common import add_game_argument
 
 
 def register(sub) -> None:
-    p = sub.add_parser("run", help="(not built yet)")
+    p = sub.add_parser(
+        "run", help="the unattended daemon: polls on a timer, resolves at each deadline, "
+                    "writes the posts, opens the next day",
+        description="Runs until the game is over or it is stopped (Ctrl-C, SIGTERM). "
+                    "Cadence from [schedule] in game.toml: poll_minutes (5), "
+                    "final_poll_minutes (1) within final_window_minutes (30) of the "
+                    "deadline, grace_seconds (60) after it. Fractions are allowed "
+                    "(poll_minutes = 0.05 is every 3 s), for trials against a local board.")
+    add_game_argument(p)
+    p.add_argument("--log", metavar="FILE",
+                   help="also append the log to FILE (default: run.log in the game folder; "
+                        "'-' for stderr only)")
     p.set_defaults(func=run)
 
 
+def _file_handler(path: Path) -> logging.Handler:
+    try:
+        h = logging.FileHandler(path, encoding="utf-8")
+    except OSError as e:
+        raise ScraperModError(f"{path}: cannot open the log file: {e}",
+                              hint="give another --log FILE or '-'") from None
+    h.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    return h
+
+
 def run(args) -> int:
-    raise ScraperModError("'run' is not built yet")
+    ctx = open_game(args.game)
+    stop = threading.Event()
+    handler = None
+    try:
+        with GameLock(ctx.game.folder):
+            if args.log != "-":
+                handler = _file_handler(Path(args.log) if args.log
+                                        else ctx.game.folder / "run.log")
+                daemon_log.addHandler(handler)
+            daemon_log.setLevel(logging.INFO)
+
+            def on_signal(signum, frame) -> None:
+                daemon_log.info("got %s: stopping after the current step",
+                                signal.Signals(signum).name)
+                stop.set()
+
+            old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+            try:
+                report = Daemon(ctx, ops=LiveOps(), stop=stop).run()
+            finally:
+                for s, h in old.items():
+                    signal.signal(s, h)
+            daemon_log.info("stopped (%s); %d poll%s, resolved day%s %s, %d error%s",
+                            report.stopped_by, report.polls, "" if report.polls == 1 else "s",
+                            "" if len(report.resolved) == 1 else "s",
+                            ", ".join(map(str, report.resolved)) or "none",
+                            len(report.errors), "" if len(report.errors) == 1 else "s")
+    finally:
+        if handler is not None:
+            daemon_log.removeHandler(handler)
+            handler.close()
+        ctx.close()
+    return 0
