@@ -1,0 +1,377 @@
+"""HTTP client for a phpBB board: polite, patient, and careful with the password.
+
+``ForumClient`` wraps an injected ``requests.Session`` (tests pass one driven by
+``responses``; the demo and the end-to-end tests talk to ``LocalBoard`` on 127.0.0.1):
+
+- every request carries the User-Agent ``scraper-mod/<version> (+forum mafia host tool)``
+  and a timeout;
+- connection errors, 5xx and 429 are retried with exponential back-off (1, 2, 4, 8... s),
+  honouring ``Retry-After`` in seconds or as an HTTP date;
+- consecutive requests are spaced by at least ``min_delay`` seconds;
+- ``sleep`` and ``monotonic`` are injected, so tests never wait;
+- ``FetchResult.fetched_at`` is the board's clock (the response's ``Date`` header), which is
+  what relative post dates («35 минут назад») are counted from; without the header, the
+  injected ``now()``;
+- ``login()`` submits the board's own login form (``ucp.php?mode=login``) with its hidden
+  fields (``form_token``, ``creation_time``, ``sid``, ``redirect``); ``get_page()`` logs in
+  again, once per request, when a page shows the login form (an expired session).
+
+The password (argument or ``SCRAPER_MOD_FORUM_PASSWORD``) is never logged, never put into an
+exception message and never shown by ``repr``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from email.utils import parsedate_to_datetime
+from typing import Callable, Mapping
+from urllib.parse import urljoin, urlsplit
+
+import lxml.html
+import requests
+
+from .. import __version__
+from ..errors import (BoardDisabledError, FetchError, ForumError, LoginRequiredError,
+                      ParseError, TopicNotFoundError)
+
+log = logging.getLogger(__name__)
+
+USER_AGENT = f"scraper-mod/{__version__} (+forum mafia host tool)"
+PASSWORD_ENV = "SCRAPER_MOD_FORUM_PASSWORD"
+
+# Network failures worth another try; anything else (a bad URL, too many redirects) is not.
+_RETRYABLE_EXC = (requests.ConnectionError, requests.Timeout,
+                  requests.exceptions.ChunkedEncodingError,
+                  requests.exceptions.ContentDecodingError)
+_RETRYABLE_STATUS = frozenset({429, 500, 502, 503, 504, 520, 521, 522, 523, 524})
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """One HTTP response, as fetched.
+
+    ``fetched_at`` is the board's clock at the fetch (the ``Date`` header) or, without a usable
+    header, the client's ``now()``; ``board_date`` is the header alone (None when absent);
+    ``requested_at`` is the client's own clock when the request was sent.
+    """
+
+    url: str
+    status: int
+    body: bytes
+    fetched_at: datetime
+    headers: Mapping[str, str] = field(default_factory=dict)
+    board_date: datetime | None = None
+    requested_at: datetime | None = None
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", "replace")
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def parse_http_date(value: str | None) -> datetime | None:
+    """An RFC 7231 date (``Wed, 02 Dec 2026 13:13:42 GMT``) as an aware datetime, else None."""
+    if not value:
+        return None
+    try:
+        t = parsedate_to_datetime(value.strip())
+    except (TypeError, ValueError, IndexError):
+        return None
+    if t is None:
+        return None
+    if t.tzinfo is None:  # "-0000" means UTC of unknown origin
+        t = t.replace(tzinfo=timezone.utc)
+    return t
+
+
+def retry_after_seconds(value: str | None, *, now: datetime) -> float | None:
+    """``Retry-After`` as seconds to wait: delta-seconds or an HTTP date (relative to ``now``)."""
+    if value is None:
+        return None
+    value = value.strip()
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    when = parse_http_date(value)
+    if when is None:
+        return None
+    return max(0.0, (when - now).total_seconds())
+
+
+# -- page helpers (login form) ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LoginForm:
+    """The board's login form: where to post and the hidden fields to send back."""
+
+    action: str
+    hidden: dict[str, str]
+    submit_name: str = "login"
+    submit_value: str = "Login"
+
+
+def _html(body: bytes):
+    if not body or not body.strip():
+        return None
+    try:
+        return lxml.html.document_fromstring(body)
+    except (ValueError, lxml.etree.ParserError):
+        return None
+
+
+def find_login_form(body: bytes, *, url: str) -> LoginForm | None:
+    """The phpBB login form on a page (the login page, or "login required"), else None.
+
+    A page with posts on it is never a login page, even if it carries a quick-login box.
+    """
+    doc = _html(body)
+    if doc is None:
+        return None
+    if doc.xpath("//*[contains(concat(' ', normalize-space(@class), ' '), ' postbody ')]"):
+        return None
+    for form in doc.xpath("//form"):
+        if not form.xpath(".//input[@name='password']"):
+            continue
+        hidden: dict[str, str] = {}
+        for inp in form.xpath(".//input[@type='hidden'][@name]"):
+            hidden[inp.get("name")] = inp.get("value", "")   # the last one wins, as in PHP
+        submit = form.xpath(".//input[@type='submit'][@name]")
+        name, value = ("login", "Login")
+        if submit:
+            name, value = submit[0].get("name"), submit[0].get("value", "")
+        action = urljoin(url, form.get("action") or url)
+        return LoginForm(action=action, hidden=hidden, submit_name=name, submit_value=value)
+    return None
+
+
+def _login_error_text(body: bytes) -> str:
+    """The board's own reason for a refused login (prosilver ``div.error``), if shown."""
+    doc = _html(body)
+    if doc is None:
+        return ""
+    for el in doc.xpath("//form//*[contains(concat(' ', normalize-space(@class), ' '), ' error ')]"):
+        text = " ".join(el.text_content().split())
+        if text:
+            return text
+    return ""
+
+
+def page_error(result: FetchResult) -> ForumError | None:
+    """The error a page without posts stands for (board disabled, no such topic or forum,
+    login required), else None. The page kinds are the parser's (``classify_error_page``)."""
+    from .parser import classify_error_page, parse_html
+
+    try:
+        doc = parse_html(result.body, result.url)
+    except ParseError:
+        return None
+    if doc.xpath("boolean(//*[contains(concat(' ', normalize-space(@class), ' '), ' postbody ')]"
+                 " | //*[contains(concat(' ', normalize-space(@class), ' '), ' topictitle ')])"):
+        return None
+    err = classify_error_page(doc, url=result.url)
+    if isinstance(err, (BoardDisabledError, TopicNotFoundError, LoginRequiredError)):
+        return err
+    return None
+
+
+# -- the client ----------------------------------------------------------------------------
+
+class ForumClient:
+    """A polite HTTP client for one phpBB board (see the module docstring)."""
+
+    def __init__(self, session: requests.Session | None = None, *, base_url: str,
+                 username: str | None = None, password: str | None = None,
+                 min_delay: float = 1.0, timeout: float = 30, retries: int = 4,
+                 backoff: float = 1.0, max_backoff: float = 60.0,
+                 max_retry_after: float = 300.0,
+                 sleep: Callable[[float], None] = time.sleep,
+                 monotonic: Callable[[], float] = time.monotonic,
+                 now: Callable[[], datetime] = _utcnow) -> None:
+        if not base_url:
+            raise ForumError("no board URL given", hint="set [forum] url in game.toml")
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ForumError(f"not an http(s) URL: {base_url!r}",
+                             hint="set [forum] url to the board root, e.g. https://forum.example.org/")
+        self.base_url = base_url if base_url.endswith("/") else base_url + "/"
+        self.session = session if session is not None else requests.Session()
+        self.session.headers["User-Agent"] = USER_AGENT
+        self.username = username
+        self.__password = password if password is not None else os.environ.get(PASSWORD_ENV)
+        self.min_delay = float(min_delay)
+        self.timeout = timeout
+        self.retries = int(retries)
+        self.backoff = float(backoff)
+        self.max_backoff = float(max_backoff)
+        self.max_retry_after = float(max_retry_after)
+        self._sleep = sleep
+        self._monotonic = monotonic
+        self._now = now
+        self._last_request: float | None = None
+        self.requests = 0          # HTTP requests sent (each retry and login step counts)
+        self.logins = 0            # successful logins
+        self.slept: list[float] = []  # every wait, for reports and tests
+
+    def __repr__(self) -> str:
+        return f"ForumClient(base_url={self.base_url!r}, username={self.username!r})"
+
+    @property
+    def can_login(self) -> bool:
+        """True when a username and a password are configured."""
+        return bool(self.username) and bool(self.__password)
+
+    def url(self, url: str) -> str:
+        """An absolute URL on the board (relative ones are taken from the board root)."""
+        return urljoin(self.base_url, url)
+
+    # -- low level -----------------------------------------------------------------------
+    def _wait(self, seconds: float) -> None:
+        if seconds > 0:
+            self.slept.append(seconds)
+            self._sleep(seconds)
+
+    def _pace(self) -> None:
+        if self._last_request is not None and self.min_delay > 0:
+            gap = self._monotonic() - self._last_request
+            if gap < self.min_delay:
+                self._wait(self.min_delay - gap)
+
+    def _backoff_delay(self, attempt: int) -> float:
+        return min(self.max_backoff, self.backoff * (2 ** attempt))
+
+    def _request(self, method: str, url: str, *, data: dict | None = None,
+                 allow_redirects: bool = True) -> FetchResult:
+        url = self.url(url)
+        last_problem = ""
+        for attempt in range(self.retries + 1):
+            self._pace()
+            requested_at = self._now()
+            self.requests += 1
+            try:
+                resp = self.session.request(method, url, data=data, timeout=self.timeout,
+                                            allow_redirects=allow_redirects)
+                body = resp.content
+            except _RETRYABLE_EXC as e:
+                self._last_request = self._monotonic()
+                last_problem = f"{type(e).__name__}"
+                delay = self._backoff_delay(attempt)
+                log.warning("%s %s failed (%s); attempt %d of %d", method, url, last_problem,
+                            attempt + 1, self.retries + 1)
+                if attempt < self.retries:
+                    self._wait(delay)
+                continue
+            except requests.RequestException as e:
+                raise FetchError(f"request failed: {type(e).__name__}", url=url,
+                                 hint="check the URL in game.toml") from None
+            self._last_request = self._monotonic()
+            board_date = parse_http_date(resp.headers.get("Date"))
+            result = FetchResult(url=resp.url or url, status=resp.status_code, body=body,
+                                 fetched_at=board_date or requested_at,
+                                 headers=dict(resp.headers), board_date=board_date,
+                                 requested_at=requested_at)
+            if resp.status_code not in _RETRYABLE_STATUS:
+                return result
+            last_problem = f"HTTP {resp.status_code}"
+            delay = self._backoff_delay(attempt)
+            wait = retry_after_seconds(resp.headers.get("Retry-After"),
+                                       now=board_date or requested_at)
+            if wait is not None:
+                if wait > self.max_retry_after:
+                    raise FetchError(f"HTTP {resp.status_code}; the board asks to retry after "
+                                     f"{wait:.0f} s", url=url,
+                                     hint="the board is overloaded or down; poll again later")
+                delay = wait
+            log.warning("%s %s: %s; attempt %d of %d", method, url, last_problem,
+                        attempt + 1, self.retries + 1)
+            if attempt < self.retries:
+                self._wait(delay)
+        raise FetchError(f"{last_problem} after {self.retries + 1} attempts", url=url)
+
+    def get(self, url: str) -> FetchResult:
+        """GET with retries; returns any final response (200, 404, ...), raises FetchError
+        when the network or the board (5xx, 429) fails every attempt."""
+        return self._request("GET", url)
+
+    # -- login -----------------------------------------------------------------------------
+    def login(self, *, on_fetch: Callable[[FetchResult], None] | None = None) -> None:
+        """Log in with the board's own form; the session keeps the cookie.
+
+        Raises LoginRequiredError when no credentials are configured or the board refuses
+        them (with the board's reason; never the password).
+        """
+        if not self.can_login:
+            raise LoginRequiredError(
+                "the board wants a login but no username/password is configured",
+                url=self.url("ucp.php?mode=login"))
+        form_page = self.get("ucp.php?mode=login")
+        if on_fetch:
+            on_fetch(form_page)
+        form = find_login_form(form_page.body, url=form_page.url)
+        if form is None:
+            err = page_error(form_page)
+            if err is not None:
+                raise err
+            raise LoginRequiredError("the login page has no login form", url=form_page.url,
+                                     hint="check [forum] url; is this a phpBB 3 board?")
+        # phpBB rejects a form posted within the second it was created (form_token check).
+        since = self._monotonic() - (self._last_request or 0.0)
+        if since < 1.0:
+            self._wait(1.0 - since)
+        data = dict(form.hidden)
+        data["username"] = self.username or ""
+        data["password"] = self.__password or ""
+        data[form.submit_name] = form.submit_value
+        log.info("logging in to %s as %s", self.base_url, self.username)
+        answer = self._request("POST", form.action, data=data, allow_redirects=False)
+        if on_fetch:
+            on_fetch(answer)
+        if 300 <= answer.status < 400 or (answer.status < 400 and
+                                          find_login_form(answer.body, url=answer.url) is None):
+            self.logins += 1
+            log.info("logged in as %s", self.username)
+            return
+        reason = _login_error_text(answer.body)
+        raise LoginRequiredError(
+            f"the board refused the login as {self.username!r}"
+            + (f": {reason}" if reason else f" (HTTP {answer.status})"),
+            url=form.action,
+            hint=f"check [forum] username and the {PASSWORD_ENV} environment variable")
+
+    def get_page(self, url: str, *,
+                 on_fetch: Callable[[FetchResult], None] | None = None) -> FetchResult:
+        """GET a board page; log in (again) once if it shows the login form.
+
+        ``on_fetch`` sees every response, the login steps included, before anything reads it
+        (the poller stores the raw bodies with it). Raises LoginRequiredError,
+        BoardDisabledError, TopicNotFoundError for those pages, FetchError for failures.
+        """
+        result = self.get(url)
+        if on_fetch:
+            on_fetch(result)
+        if find_login_form(result.body, url=result.url) is not None:
+            if not self.can_login:
+                raise LoginRequiredError("the board shows this page to logged-in users only",
+                                         url=result.url)
+            log.info("%s shows the login form; logging in", result.url)
+            self.login(on_fetch=on_fetch)
+            result = self.get(url)
+            if on_fetch:
+                on_fetch(result)
+            if find_login_form(result.body, url=result.url) is not None:
+                raise LoginRequiredError(
+                    f"still asked to log in after logging in as {self.username!r}",
+                    url=result.url, hint="does this user have access to the forum?")
+        err = page_error(result)
+        if err is not None:
+            raise err
+        return result

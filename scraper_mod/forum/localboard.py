@@ -1,0 +1,1107 @@
+"""LocalBoard: a small phpBB 3.3.15 look-alike on 127.0.0.1, for tests, the demo and benches.
+
+A real threaded HTTP server (``http.server``) holding mutable topics and rendering them as
+phpBB 3.3.15 prosilver pages, faithful to the markup of the real pages the parser is checked
+against (``div.post#pNN``, ``dl.postprofile``, ``<time datetime>``, ``div.content``,
+``blockquote``/``cite`` quotes, ``span style="color:…"``, ``strong.text-strong``, the edit
+notice ``div.notice``, pagination with ``start=``, ``viewforum.php`` listings,
+``ucp.php?mode=login`` with a real form and a cookie session)::
+
+    with LocalBoard(language="ru", clock=clock) as board:
+        t = board.add_topic("День 1 — голосование")
+        board.add_post("Вася", 58, "[color=red]Маша_2[/color]", clock.now())
+        client = ForumClient(base_url=board.url, ...)
+
+Failure injection: ``fail_next(n, status=503, retry_after=...)``, ``truncate_next(n)``,
+``drop_next(n)`` (close the connection without an answer), ``disabled = True`` (the "board is
+unavailable" page), ``expire_sessions()``. The ``Date`` header comes from the injected clock,
+so a simulated clock gives the board a simulated time too. ``requests`` logs every request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+import secrets
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Callable
+from urllib.parse import parse_qs, quote, urlsplit
+from zoneinfo import ZoneInfo
+
+# -- language strings (from phpBB 3.3.15 en and the official ru pack, as seen on real pages) --
+
+_STR = {
+    "ru": {
+        "months": "янв фев мар апр май июн июл авг сен окт ноя дек".split(),
+        "posts": "Сообщения", "joined": "Зарегистрирован", "by": "", "wrote": "писал(а)",
+        "view_quoted": "Просмотреть процитированное сообщение", "quote": "Цитата",
+        "quote_title": "Ответить с цитатой", "post": "Сообщение", "top": "Вернуться к началу",
+        "reply": "Ответить", "locked": "Тема закрыта",
+        "locked_title": "Тема закрыта, вы не можете редактировать и оставлять сообщения в ней.",
+        "next": "След.", "prev": "Пред.", "page": "Страница", "of": "из",
+        "spoiler": "Спойлер", "code": "Код", "select_all": "Выделить всё",
+        "reason": "Причина", "info": "Информация", "login": "Вход", "logout": "Выход",
+        "register": "Регистрация", "index": "Список форумов", "topics": "Темы",
+        "replies": "Ответы", "views": "Просмотры", "last_post": "Последнее сообщение",
+        "no_topic": "Запрошенной темы не существует.",
+        "no_forum": "Форум, который вы выбрали, не существует.",
+        "disabled": "Извините, но конференция в настоящий момент недоступна",
+        "login_forum": "Для просмотра этого форума вы должны быть авторизованы.",
+        "username": "Имя пользователя", "password": "Пароль", "remember": "Запомнить меня",
+        "hide": "Скрыть моё пребывание на конференции в этот раз",
+        "bad_password": "Вы ввели неверный пароль. Проверьте правильность ввода и повторите "
+                        "попытку. Если проблема не решается, обратитесь к администратору "
+                        "конференции.",
+        "bad_user": "Вы ввели неверное имя пользователя. Проверьте его и попробуйте ещё раз.",
+        "bad_form": "Представленная форма недействительна. Попробуйте отправить её снова.",
+        "timezone": "Часовой пояс", "tz_title": "Европа/Москва",
+        "today": "Сегодня", "yesterday": "Вчера", "less_minute": "менее минуты назад",
+        "powered": 'Создано на основе <a href="https://www.phpbb.com/">phpBB</a>&reg; Forum '
+                   'Software &copy; phpBB Limited',
+    },
+    "en": {
+        "months": "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split(),
+        "days": "Mon Tue Wed Thu Fri Sat Sun".split(),
+        "posts": "Posts", "joined": "Joined", "by": "by", "wrote": "wrote",
+        "view_quoted": "View quoted post", "quote": "Quote", "quote_title": "Reply with quote",
+        "post": "Post", "top": "Top", "reply": "Post Reply", "locked": "Locked",
+        "locked_title": "This topic is locked, you cannot edit posts or make further replies.",
+        "next": "Next", "prev": "Previous", "page": "Page", "of": "of",
+        "spoiler": "Spoiler", "code": "Code", "select_all": "Select all",
+        "reason": "Reason", "info": "Information", "login": "Login", "logout": "Logout",
+        "register": "Register", "index": "Board index", "topics": "Topics",
+        "replies": "Replies", "views": "Views", "last_post": "Last post",
+        "no_topic": "The requested topic does not exist.",
+        "no_forum": "The forum you selected does not exist.",
+        "disabled": "Sorry but this board is currently unavailable.",
+        "login_forum": "The board requires you to be registered and logged in to view this "
+                       "forum.",
+        "username": "Username", "password": "Password", "remember": "Remember me",
+        "hide": "Hide my online status this session",
+        "bad_password": "You have specified an incorrect password. Please check your password "
+                        "and try again. If you continue to have problems please contact the "
+                        "Board Administrator.",
+        "bad_user": "You have specified an incorrect username. Please check your username "
+                    "and try again. If you continue to have problems please contact the "
+                    "Board Administrator.",
+        "bad_form": "The submitted form was invalid. Try submitting again.",
+        "timezone": "All times are", "tz_title": "Europe/Moscow",
+        "today": "Today", "yesterday": "Yesterday", "less_minute": "less than a minute ago",
+        "powered": 'Powered by <a href="https://www.phpbb.com/">phpBB</a>&reg; Forum Software '
+                   '&copy; phpBB Limited',
+    },
+}
+
+
+def _ru_plural(n: int, one: str, few: str, many: str) -> str:
+    if n % 10 == 1 and n % 100 != 11:
+        return one
+    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        return few
+    return many
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+# -- BBCode -> prosilver HTML ---------------------------------------------------------------
+
+_TAG_RE = re.compile(r"\[(/?)(b|i|u|color|quote|spoiler|code)((?:=|\s)[^\[\]]*)?\]",
+                     re.IGNORECASE)
+_COLOR_RE = re.compile(r"^(#[0-9A-Fa-f]{6}|#[0-9A-Fa-f]{3}|[A-Za-z]{3,20})$")
+_ATTR_RE = re.compile(r'([a-z_]+)=("([^"]*)"|[^\s"]+)')
+
+
+@dataclass
+class _Node:
+    tag: str                        # "" for the root
+    arg: str = ""
+    raw: str = ""                   # the opening tag as written (for unclosed tags)
+    children: list = field(default_factory=list)
+
+
+def _parse_bbcode(src: str) -> _Node:
+    root = _Node("")
+    stack = [root]
+    pos = 0
+    for m in _TAG_RE.finditer(src):
+        if m.start() < pos:
+            continue
+        top = stack[-1]
+        closing, tag, arg = m.group(1) == "/", m.group(2).lower(), (m.group(3) or "")
+        if top.tag == "code" and not (closing and tag == "code"):
+            continue  # nothing is parsed inside [code]
+        if m.start() > pos:
+            top.children.append(src[pos:m.start()])
+        pos = m.end()
+        if closing:
+            if any(n.tag == tag for n in stack[1:]):
+                while True:
+                    node = stack.pop()
+                    if node.tag == tag:
+                        break
+                    # an inner tag left open: keep its text literally
+                    parent = stack[-1]
+                    parent.children.remove(node)
+                    parent.children.append(node.raw)
+                    parent.children.extend(node.children)
+            else:
+                top.children.append(m.group(0))
+            continue
+        if tag == "color" and not _COLOR_RE.match(arg.lstrip("=").strip()):
+            top.children.append(m.group(0))
+            continue
+        node = _Node(tag, arg, m.group(0))
+        top.children.append(node)
+        stack.append(node)
+    stack[-1].children.append(src[pos:])
+    while len(stack) > 1:  # unclosed tags are text
+        node = stack.pop()
+        parent = stack[-1]
+        i = parent.children.index(node)
+        parent.children[i:i + 1] = [node.raw, *node.children]
+    return root
+
+
+def _quote_attrs(arg: str) -> tuple[str | None, dict[str, str]]:
+    arg = arg.strip()
+    name = None
+    if arg.startswith("="):
+        rest = arg[1:]
+        if rest.startswith('"'):
+            end = rest.find('"', 1)
+            name, rest = (rest[1:end], rest[end + 1:]) if end > 0 else (rest[1:], "")
+        else:
+            name, _, rest = rest.partition(" ")
+        arg = rest
+    attrs = {m.group(1): (m.group(3) if m.group(3) is not None else m.group(2))
+             for m in _ATTR_RE.finditer(arg)}
+    return name, attrs
+
+
+class BBCodeRenderer:
+    """The tiny BBCode subset players use, rendered as phpBB 3.3's s9e formatter does."""
+
+    def __init__(self, *, strings: dict, format_date: Callable[[datetime], str],
+                 user_ids: dict[str, int] | None = None) -> None:
+        self.s = strings
+        self.format_date = format_date
+        self.user_ids = user_ids or {}
+
+    def render(self, src: str) -> str:
+        src = src.replace("\r\n", "\n").strip("\n")
+        return self._children(_parse_bbcode(src).children)
+
+    def _text(self, text: str) -> str:
+        return _esc(text).replace("\n", "<br>\n")
+
+    def _children(self, children) -> str:
+        out = []
+        after_block = False
+        for c in children:
+            if isinstance(c, str):
+                if after_block and c.startswith("\n"):
+                    out.append("\n")  # s9e keeps the line break after a block, without <br>
+                    c = c[1:]
+                out.append(self._text(c))
+                after_block = False
+            else:
+                out.append(self._node(c))
+                after_block = c.tag in ("quote", "spoiler", "code")
+        return "".join(out)
+
+    def _node(self, n: _Node) -> str:
+        inner = lambda: self._children(n.children)  # noqa: E731
+        if n.tag == "b":
+            return f'<strong class="text-strong">{inner()}</strong>'
+        if n.tag == "i":
+            return f'<em class="text-italics">{inner()}</em>'
+        if n.tag == "u":
+            return f'<span style="text-decoration:underline">{inner()}</span>'
+        if n.tag == "color":
+            return f'<span style="color:{_esc(n.arg.lstrip("=").strip())}">{inner()}</span>'
+        if n.tag == "spoiler":
+            return (f'<div class="spoiler"><div class="spoiler-title"><strong>'
+                    f'{self.s["spoiler"]}</strong></div><div class="spoiler-body">{inner()}'
+                    f'</div></div>')
+        if n.tag == "code":
+            text = "".join(c if isinstance(c, str) else c.raw for c in n.children).strip("\n")
+            return (f'<div class="codebox"><p>{self.s["code"]}: <a href="#" '
+                    f'onclick="selectCode(this); return false;">{self.s["select_all"]}</a></p>'
+                    f'<pre><code>{_esc(text)}</code></pre></div>')
+        if n.tag == "quote":
+            name, attrs = _quote_attrs(n.arg)
+            body = self._children(n.children).strip()
+            if name is None:
+                return f'<blockquote class="uncited"><div>{body}</div></blockquote>'
+            uid = attrs.get("user_id") or (str(self.user_ids[name]) if name in self.user_ids
+                                           else None)
+            who = (f'<a href="./memberlist.php?mode=viewprofile&amp;u={uid}">{_esc(name)}</a>'
+                   if uid else _esc(name))
+            cite = f"{who} {self.s['wrote']}:"
+            pid = attrs.get("post_id")
+            link = ""
+            if pid and pid.isdigit():
+                link = (f' <a href="./viewtopic.php?p={pid}#p{pid}" aria-label="'
+                        f'{self.s["view_quoted"]}" data-post-id="{pid}" onclick="if(document.'
+                        f'getElementById(hash.substr(1)))href=hash"><i class="icon '
+                        f'fa-arrow-circle-up fa-fw" aria-hidden="true"></i></a>')
+            when = ""
+            if attrs.get("time", "").isdigit():
+                t = datetime.fromtimestamp(int(attrs["time"]), timezone.utc)
+                when = f'<span class="responsive-hide">{self.format_date(t)}</span>'
+            open_ = f'<blockquote cite="./viewtopic.php?p={pid}#p{pid}">' if pid else "<blockquote>"
+            return f"{open_}<div><cite>{cite}{link}{when}</cite>{body}</div></blockquote>"
+        return n.raw + inner()  # pragma: no cover - every parsed tag is handled above
+
+
+# -- the board's data -------------------------------------------------------------------------
+
+@dataclass
+class BoardUser:
+    user_id: int
+    name: str
+    colour: str | None = None          # "AA0000" for administrators
+    rank: str | None = None
+    signature: str | None = None       # BBCode
+    joined: datetime = datetime(2023, 9, 1, 10, 0, tzinfo=timezone.utc)
+
+
+@dataclass
+class BoardPost:
+    post_id: int
+    topic_id: int
+    author: str
+    author_id: int
+    posted_at: datetime
+    body: str                          # BBCode
+    subject: str = ""
+    edited_at: datetime | None = None
+    edited_by: str | None = None
+    edit_count: int = 0
+    edit_reason: str | None = None
+
+
+@dataclass
+class BoardTopic:
+    topic_id: int
+    forum_id: int
+    title: str
+    posts: list[BoardPost] = field(default_factory=list)
+    locked: bool = False
+    views: int = 0
+
+
+@dataclass
+class _Failure:
+    kind: str                          # "status" | "truncate" | "drop"
+    status: int = 503
+    retry_after: str | None = None
+
+
+def _now_from(clock) -> Callable[[], datetime]:
+    if clock is None:
+        return lambda: datetime.now(timezone.utc)
+    if hasattr(clock, "now"):
+        return clock.now
+    return clock
+
+
+class LocalBoard:
+    """A phpBB 3.3.15 prosilver look-alike on 127.0.0.1 (see the module docstring)."""
+
+    cookie_name = "phpbb3_local"
+
+    def __init__(self, *, language: str = "ru", timezone_name: str = "Europe/Moscow",
+                 clock=None, per_page: int = 25, title: str = "Mafia Test Board",
+                 forum_id: int = 3, forum_name: str | None = None,
+                 username: str | None = None, password: str | None = None,
+                 relative_dates: bool = False, first_post_id: int = 1) -> None:
+        if language not in _STR:
+            raise ValueError(f"language must be one of {sorted(_STR)}")
+        self.language = language
+        self.s = _STR[language]
+        self.tz = ZoneInfo(timezone_name)
+        self.now = _now_from(clock)
+        self.per_page = per_page
+        self.title = title
+        self.relative_dates = relative_dates
+        self.forums: dict[int, str] = {forum_id: forum_name or
+                                       ("Игра" if language == "ru" else "Game")}
+        self.default_forum = forum_id
+        self.users: dict[int, BoardUser] = {}
+        self.topics: dict[int, BoardTopic] = {}
+        self._next_post_id = first_post_id
+        self._current_topic: int | None = None
+        # authentication
+        self.login_user = username
+        self._password = password
+        self.sessions: dict[str, int] = {}      # sid -> user id (1 = guest)
+        self._form_salt = secrets.token_hex(8)
+        self.failed_logins = 0
+        # failure injection and the request log
+        self.disabled = False
+        self._failures: list[_Failure] = []
+        self.requests: list[tuple[str, str]] = []
+        self._lock = threading.RLock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self.add_user("admin", 2, colour="AA0000", rank="Site Admin")
+
+    # -- the model ------------------------------------------------------------------------
+    def add_user(self, name: str, user_id: int, *, colour: str | None = None,
+                 rank: str | None = None, signature: str | None = None) -> BoardUser:
+        """Register a user (posts create unknown users on the fly)."""
+        with self._lock:
+            u = BoardUser(user_id, name, colour, rank, signature)
+            self.users[user_id] = u
+            return u
+
+    def add_topic(self, title: str, *, topic_id: int | None = None,
+                  forum_id: int | None = None) -> int:
+        """Open a topic; later ``add_post`` calls without ``topic`` go to it."""
+        with self._lock:
+            tid = topic_id or (max(self.topics, default=0) + 1)
+            self.topics[tid] = BoardTopic(tid, forum_id or self.default_forum, title)
+            self._current_topic = tid
+            return tid
+
+    def _topic(self, topic: int | None) -> BoardTopic:
+        tid = topic if topic is not None else self._current_topic
+        if tid is None or tid not in self.topics:
+            raise KeyError(f"no topic {tid}")
+        return self.topics[tid]
+
+    def add_post(self, author: str, author_id: int, body: str,
+                 posted_at: datetime | None = None, *, topic: int | None = None,
+                 post_id: int | None = None) -> int:
+        """Post ``body`` (BBCode) as ``author``; returns the post id."""
+        with self._lock:
+            t = self._topic(topic)
+            if author_id not in self.users:
+                self.add_user(author, author_id)
+            pid = post_id if post_id is not None else self._next_post_id
+            self._next_post_id = max(self._next_post_id, pid + 1)
+            subject = t.title if not t.posts else f"Re: {t.title}"
+            when = posted_at or self.now()
+            t.posts.append(BoardPost(pid, t.topic_id, author, author_id,
+                                     when.replace(microsecond=0), body, subject))
+            t.posts.sort(key=lambda p: (p.posted_at, p.post_id))
+            return pid
+
+    def find_post(self, post_id: int) -> BoardPost:
+        for t in self.topics.values():
+            for p in t.posts:
+                if p.post_id == post_id:
+                    return p
+        raise KeyError(f"no post {post_id}")
+
+    def edit_post(self, post_id: int, body: str, *, edited_at: datetime | None = None,
+                  reason: str | None = None, editor: str | None = None) -> None:
+        """Edit a post as phpBB does: new text, the edit notice (time, count, reason)."""
+        with self._lock:
+            p = self.find_post(post_id)
+            p.body = body
+            p.edited_at = (edited_at or self.now()).replace(microsecond=0)
+            p.edit_count += 1
+            p.edit_reason = reason
+            p.edited_by = editor or p.author
+
+    def delete_post(self, post_id: int) -> None:
+        """Remove a post (soft deletes look the same to a guest)."""
+        with self._lock:
+            p = self.find_post(post_id)
+            self.topics[p.topic_id].posts.remove(p)
+
+    def lock(self, topic: int | None = None, locked: bool = True) -> None:
+        """Lock (or with ``locked=False`` unlock) a topic."""
+        with self._lock:
+            self._topic(topic).locked = locked
+
+    def topic_url(self, topic: int | None = None, *, start: int = 0) -> str:
+        t = self._topic(topic)
+        return f"{self.url}viewtopic.php?t={t.topic_id}" + (f"&start={start}" if start else "")
+
+    # -- failure injection ----------------------------------------------------------------
+    def fail_next(self, n: int = 1, *, status: int = 503,
+                  retry_after: int | str | None = None) -> None:
+        """The next ``n`` requests get HTTP ``status`` (with ``Retry-After`` if given)."""
+        with self._lock:
+            self._failures += [_Failure("status", status,
+                                        None if retry_after is None else str(retry_after))
+                               for _ in range(n)]
+
+    def truncate_next(self, n: int = 1) -> None:
+        """The next ``n`` pages are cut in the middle (a complete HTTP answer, broken HTML)."""
+        with self._lock:
+            self._failures += [_Failure("truncate") for _ in range(n)]
+
+    def drop_next(self, n: int = 1) -> None:
+        """The next ``n`` connections are closed without an answer."""
+        with self._lock:
+            self._failures += [_Failure("drop") for _ in range(n)]
+
+    def expire_sessions(self) -> None:
+        """Forget every logged-in session (as phpBB does after session_length)."""
+        with self._lock:
+            self.sessions.clear()
+
+    def request_count(self, path_prefix: str = "") -> int:
+        with self._lock:
+            return sum(1 for _, p in self.requests if p.startswith(path_prefix))
+
+    # -- the server -----------------------------------------------------------------------
+    def start(self) -> "LocalBoard":
+        if self._server is not None:
+            return self
+        board = self
+
+        class Handler(_Handler):
+            pass
+        Handler.board = board
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        name="LocalBoard", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> "LocalBoard":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        if self._server is None:
+            raise RuntimeError("LocalBoard is not started")
+        return self._server.server_address[1]
+
+    @property
+    def url(self) -> str:
+        """The board root, e.g. ``http://127.0.0.1:40123/``."""
+        return f"http://127.0.0.1:{self.port}/"
+
+    # -- dates ----------------------------------------------------------------------------
+    def format_date(self, t: datetime, *, relative: bool | None = None) -> str:
+        """A date as the board shows it (ru ``|d M Y|, H:i``, en ``D M d, Y g:i a``)."""
+        local = t.astimezone(self.tz)
+        if self.language == "en":
+            hour = local.hour % 12 or 12
+            return (f"{self.s['days'][local.weekday()]} {self.s['months'][local.month - 1]} "
+                    f"{local.day:02d}, {local.year} {hour}:{local.minute:02d} "
+                    f"{'am' if local.hour < 12 else 'pm'}")
+        if relative if relative is not None else self.relative_dates:
+            now = self.now().astimezone(self.tz)
+            delta = (now - local).total_seconds()
+            if 0 <= delta < 3600:
+                minutes = int(delta // 60)
+                if minutes == 0:
+                    return self.s["less_minute"]
+                return f"{minutes} {_ru_plural(minutes, 'минуту', 'минуты', 'минут')} назад"
+            if local.date() == now.date():
+                return f"{self.s['today']}, {local:%H:%M}"
+            if local.date() == now.date() - timedelta(days=1):
+                return f"{self.s['yesterday']}, {local:%H:%M}"
+        return f"{local.day:02d} {self.s['months'][local.month - 1]} {local.year}, {local:%H:%M}"
+
+    # -- rendering ------------------------------------------------------------------------
+    def _user_link(self, uid: int, name: str) -> str:
+        u = self.users.get(uid)
+        if u and u.colour:
+            return (f'<a href="./memberlist.php?mode=viewprofile&amp;u={uid}" '
+                    f'style="color: #{u.colour};" class="username-coloured">{_esc(name)}</a>')
+        return (f'<a href="./memberlist.php?mode=viewprofile&amp;u={uid}" class="username">'
+                f'{_esc(name)}</a>')
+
+    def _bbcode(self) -> BBCodeRenderer:
+        ids = {u.name: u.user_id for u in self.users.values()}
+        return BBCodeRenderer(strings=self.s, format_date=lambda t: self.format_date(
+            t, relative=False), user_ids=ids)
+
+    def _page(self, *, title: str, section: str, body: str, canonical: str | None = None,
+              user: int = 1, redirect: str = "index.php") -> str:
+        s = self.s
+        canon = (f'\t<link rel="canonical" href="{_esc(canonical)}">\n' if canonical else "")
+        if user == 1:
+            login = (f'\t\t\t<li class="rightside"  data-skip-responsive="true">\n'
+                     f'\t\t\t<a href="./ucp.php?mode=login&amp;redirect={quote(redirect)}" '
+                     f'title="{s["login"]}" accesskey="x" role="menuitem">\n'
+                     f'\t\t\t\t<i class="icon fa-power-off fa-fw" aria-hidden="true"></i>'
+                     f'<span>{s["login"]}</span>\n\t\t\t</a>\n\t\t</li>\n')
+        else:
+            name = self.users[user].name if user in self.users else self.login_user or "?"
+            login = (f'\t\t\t<li id="username_logged_in" class="rightside no-bulletin">'
+                     f'<span class="username">{_esc(name)}</span> '
+                     f'<a href="./ucp.php?mode=logout" title="{s["logout"]}">{s["logout"]}'
+                     f'</a></li>\n')
+        return f"""<!DOCTYPE html>
+<html dir="ltr" lang="{self.language}">
+<head>
+<meta charset="utf-8" />
+<meta http-equiv="X-UA-Compatible" content="IE=edge">
+<meta name="viewport" content="width=device-width, initial-scale=1" />
+
+<title>{_esc(title)}</title>
+
+{canon}
+<!--
+	phpBB style name: prosilver
+	Based on style:   prosilver (this is the default phpBB3 style)
+	Original author:  Tom Beddard ( http://www.subBlue.com/ )
+	Modified by:
+-->
+
+<link href="./styles/prosilver/theme/stylesheet.css?assets_version=1" rel="stylesheet">
+</head>
+<body id="phpbb" class="nojs notouch section-{section} ltr ">
+
+
+<div id="wrap" class="wrap">
+	<a id="top" class="top-anchor" accesskey="t"></a>
+	<div id="page-header">
+		<div class="headerbar" role="banner">
+					<div class="inner">
+
+			<div id="site-description" class="site-description">
+		<a id="logo" class="logo" href="./index.php" title="{s["index"]}">
+					<span class="site_logo"></span>
+				</a>
+				<h1>{_esc(self.title)}</h1>
+				<p>Local phpBB 3.3 test board</p>
+			</div>
+
+			</div>
+					</div>
+				<div class="navbar" role="navigation">
+	<div class="inner">
+
+	<ul id="nav-main" class="nav-main linklist" role="menubar">
+{login}	</ul>
+
+	<ul id="nav-breadcrumbs" class="nav-breadcrumbs linklist navlinks" role="menubar">
+		<li class="breadcrumbs" itemscope itemtype="https://schema.org/BreadcrumbList">
+							<span class="crumb" itemtype="https://schema.org/ListItem" itemprop="itemListElement" itemscope><a itemprop="item" href="./index.php" accesskey="h" data-navbar-reference="index"><i class="icon fa-home fa-fw"></i><span itemprop="name">{s["index"]}</span></a><meta itemprop="position" content="1" /></span>
+					</li>
+	</ul>
+
+	</div>
+</div>
+	</div>
+
+	
+	<a id="start_here" class="anchor"></a>
+	<div id="page-body" class="page-body" role="main">
+		
+		
+{body}
+			</div>
+
+
+<div id="page-footer" class="page-footer" role="contentinfo">
+	<div class="navbar" role="navigation">
+	<div class="inner">
+
+	<ul id="nav-footer" class="nav-footer linklist" role="menubar">
+		<li class="breadcrumbs">
+									<span class="crumb"><a href="./index.php" data-navbar-reference="index"><i class="icon fa-home fa-fw" aria-hidden="true"></i><span>{s["index"]}</span></a></span>					</li>
+		
+				<li class="rightside">{s["timezone"]}: <span title="{s["tz_title"]}">{self._utc_offset()}</span></li>
+							</ul>
+
+	</div>
+</div>
+
+	<div class="copyright">
+				<p class="footer-row">
+			<span class="footer-copyright">{s["powered"]}</span>
+		</p>
+			</div>
+</div>
+
+</body>
+</html>
+"""
+
+    def _utc_offset(self) -> str:
+        off = self.now().astimezone(self.tz).utcoffset() or timedelta(0)
+        minutes = int(off.total_seconds() // 60)
+        sign = "+" if minutes >= 0 else "-"
+        return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+    def render_message(self, text: str, *, section: str = "viewtopic", user: int = 1) -> str:
+        """phpBB's information page (no such topic, board disabled)."""
+        body = (f'<div class="panel" id="message">\n\t<div class="inner">\n\t<h2 '
+                f'class="message-title">{self.s["info"]}</h2>\n\t<p>{_esc(text)}</p>\n'
+                f'\t\t</div>\n</div>\n')
+        return self._page(title=f"{self.title} - {self.s['info']}", section=section,
+                          body=body, user=user)
+
+    def render_login(self, *, sid: str, redirect: str, heading: str | None = None,
+                     error: str | None = None, section: str = "ucp") -> str:
+        """The login form (``ucp.php?mode=login`` or a "login required" page)."""
+        s = self.s
+        creation = int(self.now().timestamp())
+        token = self._form_token(sid, creation)
+        err = f'\t\t<div class="error">{_esc(error)}</div>\n' if error else ""
+        body = f"""<form action="./ucp.php?mode=login" method="post" id="login" data-focus="username">
+<div class="panel">
+	<div class="inner">
+
+	<div class="content">
+		<h2 class="login-title">{_esc(heading or s["login"])}</h2>
+
+		<fieldset class="fields1">
+{err}				<dl>
+			<dt><label for="username">{s["username"]}:</label></dt>
+			<dd><input type="text" tabindex="1" name="username" id="username" size="25" value="" class="inputbox autowidth" autocomplete="username" /></dd>
+		</dl>
+		<dl>
+			<dt><label for="password">{s["password"]}:</label></dt>
+			<dd><input type="password" tabindex="2" id="password" name="password" size="25" class="inputbox autowidth" autocomplete="current-password" /></dd>
+					</dl>
+						<dl>
+			<dt>&nbsp;</dt>
+			<dd><label for="autologin"><input type="checkbox" name="autologin" id="autologin" tabindex="4" /> {s["remember"]}</label></dd>			<dd><label for="viewonline"><input type="checkbox" name="viewonline" id="viewonline" tabindex="5" /> {s["hide"]}</label></dd>
+		</dl>
+		
+		<input type="hidden" name="redirect" value="{_esc(redirect)}" />
+<input type="hidden" name="creation_time" value="{creation}" />
+<input type="hidden" name="form_token" value="{token}" />
+
+		
+		<dl>
+			<dt>&nbsp;</dt>
+			<dd><input type="hidden" name="sid" value="{sid}" />
+<input type="submit" name="login" tabindex="6" value="{s["login"]}" class="button1" /></dd>
+		</dl>
+		</fieldset>
+	</div>
+
+		</div>
+</div>
+
+</form>
+"""
+        return self._page(title=f"{self.title} - {s['login']}", section=section, body=body)
+
+    def _form_token(self, sid: str, creation: int) -> str:
+        return hashlib.sha1(f"{creation}{self._form_salt}login{sid}".encode()).hexdigest()
+
+    def _pagination(self, base: str, total_posts: int, start: int) -> str:
+        s = self.s
+        if self.language == "ru":
+            count = f"{total_posts} " + _ru_plural(total_posts, "сообщение", "сообщения",
+                                                   "сообщений")
+        else:
+            count = f"{total_posts} post" + ("" if total_posts == 1 else "s")
+        pages = max(1, -(-total_posts // self.per_page))
+        on = start // self.per_page + 1
+        if pages == 1:
+            return (f'\t\t\t<div class="pagination">\n\t\t\t{count}\n\t\t\t\t\t\t&bull; '
+                    f'{s["page"]} <strong>1</strong> {s["of"]} <strong>1</strong>\n'
+                    f'\t\t\t\t\t</div>\n')
+
+        def href(n: int) -> str:
+            return base if n == 1 else f"{base}&amp;start={(n - 1) * self.per_page}"
+        start_page = min(max(1, on - 2), pages - 4) if pages > 5 else 1
+        end_page = max(min(pages, on + 2), 5) if pages > 5 else pages
+        items = []
+        if on > 1:
+            items.append(f'\t\t\t<li class="arrow previous"><a class="button button-icon-only" '
+                         f'href="{href(on - 1)}" rel="prev" role="button"><i class="icon '
+                         f'fa-chevron-left fa-fw" aria-hidden="true"></i><span class="sr-only">'
+                         f'{s["prev"]}</span></a></li>')
+        numbers = list(range(start_page, end_page + 1))
+        if start_page > 1:
+            numbers = [1, None] + numbers if start_page > 2 else [1] + numbers
+        if end_page < pages:
+            numbers = numbers + ([None, pages] if end_page < pages - 1 else [pages])
+        for n in numbers:
+            if n is None:
+                items.append('\t\t\t<li class="ellipsis" role="separator"><span>…</span></li>')
+            elif n == on:
+                items.append(f'\t\t\t<li class="active"><span>{n}</span></li>')
+            else:
+                items.append(f'\t\t\t\t<li><a class="button" href="{href(n)}" role="button">'
+                             f'{n}</a></li>')
+        if on < pages:
+            items.append(f'\t\t\t\t<li class="arrow next"><a class="button button-icon-only" '
+                         f'href="{href(on + 1)}" rel="next" role="button"><i class="icon '
+                         f'fa-chevron-right fa-fw" aria-hidden="true"></i><span class="sr-only">'
+                         f'{s["next"]}</span></a></li>')
+        return (f'\t\t\t<div class="pagination">\n\t\t\t{count}\n\t\t\t\t\t\t\t<ul>\n'
+                + "\n".join(items) + "\n\t</ul>\n\t\t\t\t\t</div>\n")
+
+    def _action_bar(self, t: BoardTopic, pagination: str, where: str) -> str:
+        s = self.s
+        if t.locked:
+            button = (f'\t\t\t<a href="./posting.php?mode=reply&amp;t={t.topic_id}" class="button" '
+                      f'title="{s["locked_title"]}">\n\t\t\t\t\t\t\t<span>{s["locked"]}</span> '
+                      f'<i class="icon fa-lock fa-fw" aria-hidden="true"></i>\n\t\t\t\t\t</a>\n')
+        else:
+            button = (f'\t\t\t<a href="./posting.php?mode=reply&amp;t={t.topic_id}" class="button" '
+                      f'title="{s["reply"]}">\n\t\t\t\t\t\t\t<span>{s["reply"]}</span> '
+                      f'<i class="icon fa-reply fa-fw" aria-hidden="true"></i>\n\t\t\t\t\t</a>\n')
+        return f'<div class="action-bar bar-{where}">\n\t\n{button}\t\n{pagination}\t\t</div>\n'
+
+    def _render_post(self, p: BoardPost, index: int, bb: BBCodeRenderer) -> str:
+        s = self.s
+        u = self.users.get(p.author_id) or BoardUser(p.author_id, p.author)
+        link = self._user_link(p.author_id, p.author)
+        posts_by = sum(1 for t in self.topics.values() for q in t.posts
+                       if q.author_id == p.author_id)
+        rank = f'\t\t\t\t\t\t<dd class="profile-rank">{_esc(u.rank)}</dd>\t\t\t\n' if u.rank else ""
+        by = f"{s['by']} " if s["by"] else ""
+        notice = ""
+        if p.edit_count:
+            editor_id = next((x.user_id for x in self.users.values() if x.name == p.edited_by),
+                             p.author_id)
+            elink = self._user_link(editor_id, p.edited_by or p.author)
+            when = self.format_date(p.edited_at or p.posted_at, relative=False)
+            if self.language == "ru":
+                times = _ru_plural(p.edit_count, "раз", "раза", "раз")
+                text = (f"Последний раз редактировалось {elink} {when}, всего редактировалось "
+                        f"{p.edit_count} {times}.")
+            else:
+                times = "time" if p.edit_count == 1 else "times"
+                text = f"Last edited by {elink} on {when}, edited {p.edit_count} {times} in total."
+            reason = (f'\n\t\t\t\t\t<br /><strong>{s["reason"]}:</strong> <em>'
+                      f'{_esc(p.edit_reason)}</em>' if p.edit_reason else "")
+            notice = (f'\t\t\t\t\t\t\t\t\t\t\t\t\t<div class="notice">\n\t\t\t\t\t{text}'
+                      f'{reason}\t\t\t\t</div>\n')
+        sig = ""
+        if u.signature:
+            sig = (f'\t\t\t\t\t\t\t<div id="sig{p.post_id}" class="signature">'
+                   f'{bb.render(u.signature)}</div>\t\t\t\n')
+        shown = self.format_date(p.posted_at)
+        iso = p.posted_at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")
+        pid = p.post_id
+        return f"""			<div id="p{pid}" class="post has-profile bg{1 if index % 2 else 2}">
+		<div class="inner">
+
+		<dl class="postprofile" id="profile{pid}">
+			<dt class="{"has" if u.rank else "no"}-profile-rank no-avatar">
+				<div class="avatar-container">
+																			</div>
+								{link}							</dt>
+
+{rank}		<dd class="profile-posts"><strong>{s["posts"]}:</strong> <a href="./search.php?author_id={p.author_id}&amp;sr=posts">{posts_by}</a></dd>		<dd class="profile-joined"><strong>{s["joined"]}:</strong> {self.format_date(u.joined, relative=False)}</dd>		
+		</dl>
+
+		<div class="postbody">
+						<div id="post_content{pid}">
+
+					<h3 {'class="first"' if index == 0 else ""}>
+						<a href="./viewtopic.php?p={pid}#p{pid}">{_esc(p.subject)}</a>
+		</h3>
+
+													<ul class="post-buttons">
+																																									<li>
+							<a href="./posting.php?mode=quote&amp;p={pid}" title="{s["quote_title"]}" class="button button-icon-only">
+								<i class="icon fa-quote-left fa-fw" aria-hidden="true"></i><span class="sr-only">{s["quote"]}</span>
+							</a>
+						</li>
+														</ul>
+							
+						<p class="author">
+									<a class="unread" href="./viewtopic.php?p={pid}#p{pid}" title="{s["post"]}">
+						<i class="icon fa-file fa-fw icon-lightgray icon-md" aria-hidden="true"></i><span class="sr-only">{s["post"]}</span>
+					</a>
+								<span class="responsive-hide">{by}<strong>{link}</strong> &raquo; </span><time datetime="{iso}">{shown}</time>
+			</p>
+			
+			
+			
+			
+			<div class="content">{bb.render(p.body)}</div>
+
+			
+			
+{notice}			
+						
+{sig}						</div>
+
+		</div>
+
+				<div class="back2top">
+						<a href="#top" class="top" title="{s["top"]}">
+				<i class="icon fa-chevron-circle-up fa-fw icon-gray" aria-hidden="true"></i>
+				<span class="sr-only">{s["top"]}</span>
+			</a>
+					</div>
+		
+		</div>
+	</div>
+
+"""
+
+    def render_topic(self, topic_id: int, start: int = 0, *, user: int = 1) -> str:
+        """One viewtopic page (``start`` is clamped to the last page, as phpBB does)."""
+        t = self.topics[topic_id]
+        total = len(t.posts)
+        last_start = max(0, (total - 1) // self.per_page * self.per_page)
+        start = min(max(0, start - start % self.per_page), last_start)
+        page_no = start // self.per_page + 1
+        base = f"./viewtopic.php?t={topic_id}"
+        pag = self._pagination(base, total, start)
+        bb = self._bbcode()
+        posts = "".join(self._render_post(p, i, bb)
+                        for i, p in enumerate(t.posts[start:start + self.per_page]))
+        title = t.title + (f" - {self.s['page']} {page_no}" if page_no > 1 else "")
+        body = (f'<h2 class="topic-title"><a href="{base}">{_esc(t.title)}</a></h2>\n\n\n'
+                + self._action_bar(t, pag, "top") + "\n\n\n\n" + posts
+                + self._action_bar(t, pag, "bottom")
+                + f'\n<div class="action-bar actions-jump">\n\t\t<p class="jumpbox-return">\n'
+                  f'\t\t<a href="./viewforum.php?f={t.forum_id}" class="left-box arrow-left" '
+                  f'accesskey="r">\n\t\t\t<i class="icon fa-angle-left fa-fw icon-black" '
+                  f'aria-hidden="true"></i><span>{_esc(self.forums.get(t.forum_id, ""))}'
+                  f'</span>\n\t\t</a>\n\t</p>\n\t</div>\n')
+        canonical = f"{self.url}viewtopic.php?t={topic_id}" + (f"&start={start}" if start else "")
+        return self._page(title=f"{title} - {self.title}", section="viewtopic", body=body,
+                          canonical=canonical, user=user,
+                          redirect=f"viewtopic.php?start={start}&t={topic_id}")
+
+    def render_forum(self, forum_id: int, *, user: int = 1) -> str:
+        """The topic list of a forum (newest topic first, as phpBB sorts by last post)."""
+        s = self.s
+        topics = sorted((t for t in self.topics.values() if t.forum_id == forum_id),
+                        key=lambda t: max((p.posted_at for p in t.posts),
+                                          default=datetime.min.replace(tzinfo=timezone.utc)),
+                        reverse=True)
+        rows = []
+        for i, t in enumerate(topics):
+            first = t.posts[0] if t.posts else None
+            last = t.posts[-1] if t.posts else None
+            poster = (f' {self._user_link(first.author_id, first.author)} &raquo; <time '
+                      f'datetime="{first.posted_at.astimezone(timezone.utc):%Y-%m-%dT%H:%M:%S+00:00}">'
+                      f'{self.format_date(first.posted_at)}</time>' if first else "")
+            lastpost = (f'{self._user_link(last.author_id, last.author)} <a href="./viewtopic.php?'
+                        f'p={last.post_id}#p{last.post_id}" title="{s["last_post"]}">'
+                        f'</a><br /><time datetime="{last.posted_at.astimezone(timezone.utc):%Y-%m-%dT%H:%M:%S+00:00}">'
+                        f'{self.format_date(last.posted_at)}</time>' if last else "")
+            state = "topic_read_locked" if t.locked else "topic_read"
+            rows.append(f"""		<li class="row bg{2 if i % 2 else 1}">
+						<dl class="row-item {state}">
+				<dt>
+										<div class="list-inner">
+																		<a href="./viewtopic.php?t={t.topic_id}" class="topictitle">{_esc(t.title)}</a>																								<br />
+						<div class="topic-poster responsive-hide left-box">
+							{poster}
+						</div>
+											</div>
+				</dt>
+				<dd class="posts">{max(0, len(t.posts) - 1)} <dfn>{s["replies"]}</dfn></dd>
+				<dd class="views">{t.views} <dfn>{s["views"]}</dfn></dd>
+				<dd class="lastpost">
+					<span><dfn>{s["last_post"]} </dfn> {lastpost}
+					</span>
+				</dd>
+			</dl>
+					</li>
+""")
+        name = self.forums.get(forum_id, "")
+        body = (f'<h2 class="forum-title"><a href="./viewforum.php?f={forum_id}">{_esc(name)}'
+                f'</a></h2>\n\t\t\t<div class="forumbg">\n\t\t<div class="inner">\n'
+                f'\t\t<ul class="topiclist">\n\t\t\t<li class="header">\n\t\t\t\t<dl '
+                f'class="row-item">\n\t\t\t\t\t<dt><div class="list-inner">{s["topics"]}</div>'
+                f'</dt>\n\t\t\t\t</dl>\n\t\t\t</li>\n\t\t</ul>\n\t\t<ul class="topiclist topics">\n'
+                + "".join(rows) + "\t\t\t\t</ul>\n\t\t</div>\n\t</div>\n")
+        return self._page(title=f"{name} - {self.title}", section="viewforum", body=body,
+                          canonical=f"{self.url}viewforum.php?f={forum_id}", user=user)
+
+    # -- request handling (called from the server threads) --------------------------------
+    def _session(self, cookies: dict[str, str]) -> tuple[str, int, bool]:
+        sid = cookies.get(f"{self.cookie_name}_sid", "")
+        if sid in self.sessions:
+            return sid, self.sessions[sid], False
+        sid = secrets.token_hex(16)
+        self.sessions[sid] = 1
+        return sid, 1, True
+
+    def handle(self, method: str, target: str, form: dict[str, str],
+               cookies: dict[str, str]) -> tuple[int, dict[str, str], bytes, _Failure | None]:
+        """Answer one request: (status, headers, body, failure to apply)."""
+        with self._lock:
+            self.requests.append((method, target))
+            failure = self._failures.pop(0) if self._failures else None
+            if failure is not None and failure.kind in ("status", "drop"):
+                headers = {}
+                if failure.retry_after is not None:
+                    headers["Retry-After"] = failure.retry_after
+                body = b"<html><body><h1>Service Unavailable</h1></body></html>"
+                return failure.status, headers, body, failure
+            status, headers, text = self._route(method, target, form, cookies)
+            return status, headers, text.encode("utf-8"), failure
+
+    def _route(self, method: str, target: str, form: dict[str, str],
+               cookies: dict[str, str]) -> tuple[int, dict[str, str], str]:
+        parts = urlsplit(target)
+        path = parts.path.rsplit("/", 1)[-1] or "index.php"
+        q = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        sid, user, new = self._session(cookies)
+        headers: dict[str, str] = {}
+        if new:
+            headers["Set-Cookie"] = (f"{self.cookie_name}_sid={sid}; path=/; HttpOnly")
+        if self.disabled:
+            return 200, headers, self.render_message(self.s["disabled"],
+                                                     section=path.split(".")[0])
+        if path == "ucp.php" and q.get("mode") == "login":
+            return self._login(method, q, form, sid, headers)
+        if path == "ucp.php" and q.get("mode") == "logout":
+            self.sessions[sid] = 1
+            return 302, {**headers, "Location": f"{self.url}index.php"}, ""
+        needs_login = self._password is not None and user == 1
+        if path == "viewtopic.php":
+            topic_id, start = self._topic_target(q)
+            if topic_id is None:
+                return 404, headers, self.render_message(self.s["no_topic"])
+            if needs_login:
+                return 200, headers, self.render_login(
+                    sid=sid, redirect=f"./viewtopic.php?t={topic_id}",
+                    heading=self.s["login_forum"], section="viewtopic")
+            self.topics[topic_id].views += 1
+            return 200, headers, self.render_topic(topic_id, start, user=user)
+        if path == "viewforum.php":
+            f = int(q["f"]) if q.get("f", "").isdigit() else None
+            if f not in self.forums:
+                return 404, headers, self.render_message(self.s["no_forum"], section="viewforum")
+            if needs_login:
+                return 200, headers, self.render_login(
+                    sid=sid, redirect=f"./viewforum.php?f={f}", heading=self.s["login_forum"],
+                    section="viewforum")
+            return 200, headers, self.render_forum(f, user=user)
+        if path == "index.php":
+            links = "".join(f'<li><a href="./viewforum.php?f={f}" class="forumtitle">{_esc(n)}'
+                            f'</a></li>\n' for f, n in sorted(self.forums.items()))
+            return 200, headers, self._page(title=f"{self.title} - {self.s['index']}",
+                                            section="index", user=user,
+                                            body=f'<ul class="topiclist forums">\n{links}</ul>\n')
+        return 404, headers, self.render_message(self.s["no_topic"])
+
+    def _topic_target(self, q: dict[str, str]) -> tuple[int | None, int]:
+        if q.get("t", "").isdigit() and int(q["t"]) in self.topics:
+            start = int(q["start"]) if q.get("start", "").isdigit() else 0
+            return int(q["t"]), start
+        if q.get("p", "").isdigit():
+            pid = int(q["p"])
+            for t in self.topics.values():
+                for i, p in enumerate(t.posts):
+                    if p.post_id == pid:
+                        return t.topic_id, i - i % self.per_page
+        return None, 0
+
+    def _login(self, method: str, q: dict, form: dict, sid: str,
+               headers: dict[str, str]) -> tuple[int, dict[str, str], str]:
+        redirect = q.get("redirect") or "./ucp.php?mode=login"
+        if method != "POST":
+            return 200, headers, self.render_login(sid=sid, redirect=redirect)
+        creation = int(form["creation_time"]) if form.get("creation_time", "").isdigit() else 0
+        diff = int(self.now().timestamp()) - creation
+        token_ok = (form.get("form_token") == self._form_token(sid, creation)
+                    and 0 < diff <= 7200)
+        if not token_ok:
+            return 200, headers, self.render_login(sid=sid, redirect=redirect,
+                                                   error=self.s["bad_form"])
+        if form.get("username") != self.login_user or self.login_user is None:
+            self.failed_logins += 1
+            return 200, headers, self.render_login(sid=sid, redirect=redirect,
+                                                   error=self.s["bad_user"])
+        if self._password is None or form.get("password") != self._password:
+            self.failed_logins += 1
+            return 200, headers, self.render_login(sid=sid, redirect=redirect,
+                                                   error=self.s["bad_password"])
+        uid = next((u.user_id for u in self.users.values() if u.name == self.login_user), None)
+        if uid is None:
+            uid = max(self.users) + 1
+            self.add_user(self.login_user, uid)
+        self.sessions.pop(sid, None)
+        new_sid = secrets.token_hex(16)
+        self.sessions[new_sid] = uid
+        target = form.get("redirect") or "index.php"
+        target = target[2:] if target.startswith("./") else target
+        sep = "&" if "?" in target else "?"
+        return 302, {"Location": f"{self.url}{target}{sep}sid={new_sid}",
+                     "Set-Cookie": f"{self.cookie_name}_sid={new_sid}; path=/; HttpOnly",
+                     "X-Set-Cookie-U": str(uid)}, ""
+
+
+class _Handler(BaseHTTPRequestHandler):
+    board: LocalBoard
+    server_version = "LocalBoard/1.0"
+    sys_version = ""
+
+    def log_message(self, format, *args) -> None:  # noqa: A002 - http.server's name
+        pass
+
+    def _cookies(self) -> dict[str, str]:
+        out = {}
+        for part in (self.headers.get("Cookie") or "").split(";"):
+            k, _, v = part.strip().partition("=")
+            if k:
+                out[k] = v
+        return out
+
+    def _answer(self, method: str) -> None:
+        form: dict[str, str] = {}
+        if method == "POST":
+            length = int(self.headers.get("Content-Length") or 0)
+            raw = self.rfile.read(length).decode("utf-8", "replace")
+            form = {k: v[-1] for k, v in parse_qs(raw, keep_blank_values=True).items()}
+        status, headers, body, failure = self.board.handle(method, self.path, form,
+                                                           self._cookies())
+        if failure is not None and failure.kind == "drop":
+            self.close_connection = True
+            try:
+                self.connection.shutdown(2)
+            except OSError:
+                pass
+            return
+        if failure is not None and failure.kind == "truncate":
+            body = body[: max(1, len(body) // 2)]
+        self.send_response(status, HTTPStatus(status).phrase if status in
+                           HTTPStatus._value2member_map_ else "")
+        self.send_header("Content-Type", "text/html; charset=UTF-8")
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in headers.items():
+            if k.startswith("X-Set-Cookie-"):
+                continue
+            self.send_header(k, v)
+        self.send_header("Cache-Control", "private, no-cache=\"set-cookie\"")
+        self.end_headers()
+        if method != "HEAD":
+            self.wfile.write(body)
+
+    def send_response(self, code, message=None) -> None:
+        # http.server writes its own Date from the real clock; the board's clock is injected.
+        self.log_request(code)
+        self.send_response_only(code, message)
+        self.send_header("Server", self.version_string())
+        self.send_header("Date", format_datetime(
+            self.board.now().astimezone(timezone.utc), usegmt=True))
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        self._answer("GET")
+
+    def do_HEAD(self) -> None:  # noqa: N802
+        self._answer("HEAD")
+
+    def do_POST(self) -> None:  # noqa: N802
+        self._answer("POST")

@@ -1,0 +1,335 @@
+"""Incremental polling of a phpBB topic into the store: every post version kept.
+
+``poll_topic`` is cheap when nothing happens and thorough when asked:
+
+- the raw body of every response is stored (``Store.record_fetch``) *before* it is parsed, so
+  any day can be recomputed from what the board really sent;
+- each post is appended as a version (``Store.add_post_version``) only when its content
+  changed (``Post.content_key()``), with the board's clock at the fetch as its first-seen time;
+- the topic's state (``Store.topic_state``: pages seen, last page URL, page count, last post
+  id) lets an idle poll fetch only the last known page — one request — and follow the next
+  pages when that page filled up;
+- ``full=True`` re-reads every page: edits anywhere in the topic are recorded, and posts known
+  but absent from the complete scan are marked deleted (``Store.mark_deleted``). A full scan
+  that cannot read every page raises, so a day is never resolved on a partial topic;
+- a failed request or an unreadable (e.g. truncated) page never corrupts the state: its body is
+  stored, the error is reported in ``PollReport.errors`` and the next poll starts again from
+  the last page that was read.
+
+The topic key is the canonical topic URL ``…/viewtopic.php?t=N`` (no ``start``, ``sid``...).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Callable
+from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
+from zoneinfo import ZoneInfo
+
+from ..errors import ForumError, ParseError
+from ..store import Store
+from .client import FetchResult, ForumClient
+from .model import Post, TopicPage, post_from_json
+
+log = logging.getLogger(__name__)
+
+MAX_PAGES = 2000  # a topic longer than this is not a game day; stops a link loop
+_KEEP_PARAMS = ("style",)  # query parameters worth keeping when fetching (not in the key)
+
+
+@dataclass(frozen=True)
+class PollReport:
+    """What one poll did.
+
+    ``new_posts``: ids seen for the first time; ``new_versions``: ids of already known posts
+    whose content changed (edits); ``deleted``: ids newly marked deleted; ``pages``: the page
+    numbers read; ``requests``: HTTP requests sent (retries and login steps included).
+    """
+
+    topic: str
+    requests: int
+    new_posts: tuple[int, ...] = ()
+    new_versions: tuple[int, ...] = ()
+    deleted: tuple[int, ...] = ()
+    pages: tuple[int, ...] = ()
+    page_count: int = 0
+    errors: tuple[str, ...] = ()
+    full: bool = False
+    complete: bool = False     # the last page of the topic was reached without an error
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def summary(self) -> str:
+        """One line for logs and the CLI."""
+        parts = [f"{len(self.new_posts)} new post(s)", f"{len(self.new_versions)} edited",
+                 f"{len(self.deleted)} deleted",
+                 f"{len(self.pages)} page(s) read of {self.page_count}",
+                 f"{self.requests} request(s)"]
+        if self.full:
+            parts.append("full scan" + ("" if self.complete else " INCOMPLETE"))
+        if self.errors:
+            parts.append(f"{len(self.errors)} error(s)")
+        return ", ".join(parts)
+
+
+def _topic_id(url: str) -> int:
+    parts = urlsplit(url)
+    q = parse_qs(parts.query)
+    t = (q.get("t") or [""])[-1]
+    if not parts.path.endswith("viewtopic.php") or not t.isdigit():
+        raise ForumError("not a topic URL (expected …/viewtopic.php?t=N)", url=url,
+                         hint="copy the topic's link from the board, e.g. "
+                              "https://forum.example.org/viewtopic.php?t=123")
+    return int(t)
+
+
+def canonical_topic_url(url: str) -> str:
+    """The topic key: ``scheme://host/path/viewtopic.php?t=N`` (no start, sid, f, p...)."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, f"t={_topic_id(url)}", ""))
+
+
+def _page_url(topic_url: str, key: str, start: int) -> str:
+    q = parse_qs(urlsplit(topic_url).query)
+    extra = [(k, q[k][-1]) for k in _KEEP_PARAMS if k in q]
+    params = extra + ([("start", str(start))] if start else [])
+    return key + ("&" + urlencode(params) if params else "")
+
+
+def _now_fn(now) -> Callable[[], datetime]:
+    return now if callable(now) else (lambda: now)
+
+
+def _incremental_deletions(prev_order: list[int], cur: list[int], known: set[int]) -> list[int]:
+    """Known posts that vanished from the middle of a page (conservative).
+
+    A post x that was between two posts still on the page (or before a post that is new) and
+    is gone now has been deleted: posts only move forward in a topic when others are
+    deleted before them, never past a post that stays. Deletions the page cannot prove are
+    left to the next full scan.
+    """
+    pos = {pid: i for i, pid in enumerate(prev_order)}
+    cur_set = set(cur)
+    present = [pos[p] for p in cur if p in pos]
+    has_new = any(p not in known for p in cur)
+    if not present:
+        return []
+    lo, hi = min(present), max(present)
+    out = []
+    for x in prev_order:
+        if x in cur_set:
+            continue
+        px = pos[x]
+        if lo < px and (px < hi or has_new):
+            out.append(x)
+    return out
+
+
+def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
+               full: bool = False, board_tz: ZoneInfo = ZoneInfo("Europe/Moscow")) -> PollReport:
+    """Poll one topic into ``store`` (see the module docstring); returns a PollReport.
+
+    ``now`` is the local clock: an aware datetime or a function returning one; it dates the
+    stored fetches. Post versions are dated by the board's clock (the ``Date`` header).
+    Raises only for a bad URL, and for a full scan that could not read every page.
+    """
+    from .parser import parse_topic_page
+
+    key = canonical_topic_url(topic_url)
+    tid = _topic_id(key)
+    clock = _now_fn(now)
+    state = store.topic_state(key)
+    known = store.known_post_ids(key)
+    already_deleted = set(store.deleted_posts(key))
+    requests_before = client.requests
+
+    per_page = int(state.get("per_page") or 0)
+    if full or not state.get("last_page_url"):
+        url: str | None = _page_url(topic_url, key, 0)
+        old_pages: dict = {}
+    else:
+        url = state["last_page_url"]
+        old_pages = dict(state.get("pages", {}))
+    pages_state: dict = dict(state.get("pages", {})) if not full else {}
+    new_posts: list[int] = []
+    new_versions: list[int] = []
+    deleted: list[int] = []
+    pages_read: list[int] = []
+    errors: list[str] = []
+    failure: ForumError | None = None
+    seen: list[int] = []
+    visited: set[str] = set()
+    complete = False
+    last_fetch_time: datetime | None = None
+    page_count = int(state.get("page_count") or 0)
+
+    def record(res: FetchResult) -> None:
+        fid = store.record_fetch(res.url, fetched_at=clock(), status=res.status, body=res.body,
+                                 board_date=res.board_date)
+        fetch_ids[id(res)] = fid
+
+    fetch_ids: dict[int, int] = {}
+    while url is not None:
+        if url in visited or len(visited) >= MAX_PAGES:
+            failure = ParseError("the topic's pages link in a loop or never end", url=url)
+            errors.append(str(failure))
+            break
+        visited.add(url)
+        try:
+            res = client.get_page(url, on_fetch=record)
+            page: TopicPage = parse_topic_page(res.body, url=res.url,
+                                               fetched_at=res.fetched_at, board_tz=board_tz)
+            if page.topic_id is not None and page.topic_id != tid:
+                raise ParseError(f"the page shows topic {page.topic_id}, not topic {tid}",
+                                 url=res.url)
+        except ForumError as e:
+            failure = e
+            errors.append(str(e))
+            log.warning("poll of %s: %s", key, e)
+            break
+        fid = fetch_ids.get(id(res))
+        last_fetch_time = res.fetched_at
+        ids = [p.post_id for p in page.posts]
+        for post in page.posts:
+            was_known = post.post_id in known
+            changed = store.add_post_version(key, post.post_id, post.to_json(),
+                                             content=post.content_key(),
+                                             fetched_at=res.fetched_at, fetch_id=fid)
+            if not was_known:
+                known.add(post.post_id)
+                new_posts.append(post.post_id)
+            elif changed:
+                new_versions.append(post.post_id)
+        if not full:
+            prev_order = [pid for n in sorted(old_pages, key=int)
+                          for pid in old_pages[n].get("post_ids", [])]
+            for x in _incremental_deletions(prev_order, ids, known - set(new_posts)):
+                if x not in already_deleted and x not in seen and x not in deleted:
+                    store.mark_deleted(key, x, detected_at=res.fetched_at)
+                    deleted.append(x)
+        seen.extend(ids)
+        pages_read.append(page.page)
+        if page.page == 1 and page.page_count > 1 and ids:
+            per_page = len(ids)
+        page_count = page.page_count
+        pages_state[str(page.page)] = {"url": url, "post_ids": ids}
+        for n in [n for n in pages_state if int(n) > page.page_count]:
+            del pages_state[n]
+        next_url = urljoin(res.url, page.next_url) if page.next_url else None
+        new_state = {
+            "topic_id": page.topic_id or tid, "title": page.title, "locked": page.locked,
+            "page_count": page.page_count, "last_page_url": url, "per_page": per_page,
+            "last_post_id": ids[-1] if ids else state.get("last_post_id"),
+            "pages": pages_state,
+            "last_full_scan": state.get("last_full_scan"),
+        }
+        if next_url is None:
+            complete = True
+            if full:
+                new_state["last_full_scan"] = res.fetched_at.isoformat()
+        store.set_topic_state(key, new_state)
+        state = new_state
+        url = next_url
+
+    if full and complete and failure is None:
+        present = set(seen)
+        for pid in sorted(store.known_post_ids(key) - present - already_deleted - set(deleted)):
+            store.mark_deleted(key, pid, detected_at=last_fetch_time or clock())
+            deleted.append(pid)
+
+    report = PollReport(topic=key, requests=client.requests - requests_before,
+                        new_posts=tuple(new_posts), new_versions=tuple(new_versions),
+                        deleted=tuple(deleted), pages=tuple(pages_read), page_count=page_count,
+                        errors=tuple(errors), full=full, complete=complete and not errors)
+    if full and failure is not None:
+        failure.report = report  # type: ignore[attr-defined]
+        raise failure
+    return report
+
+
+def stored_posts(store: Store, topic_url: str) -> list[tuple[Post, datetime]]:
+    """Every stored version of every post of a topic, in the order they were stored, each with
+    the time it was first seen (the board's clock at that fetch)."""
+    key = canonical_topic_url(topic_url)
+    return [(post_from_json(v.data), v.fetched_at) for v in store.post_versions(key)]
+
+
+def current_posts(store: Store, topic_url: str) -> list[Post]:
+    """The latest stored version of each post not marked deleted, in topic order."""
+    key = canonical_topic_url(topic_url)
+    deleted = store.deleted_posts(key)
+    latest: dict[int, Post] = {}
+    for post, _ in stored_posts(store, key):
+        latest[post.post_id] = post
+    return sorted((p for pid, p in latest.items() if pid not in deleted),
+                  key=lambda p: (p.posted_at, p.post_id))
+
+
+def fetch_topic(client: ForumClient, topic_url: str, *,
+                board_tz: ZoneInfo = ZoneInfo("Europe/Moscow"),
+                on_fetch: Callable[[FetchResult], None] | None = None,
+                single_page: bool = False) -> list[TopicPage]:
+    """Read a topic page by page (from the given page on), without a store."""
+    from .parser import parse_topic_page
+
+    pages: list[TopicPage] = []
+    url: str | None = client.url(topic_url)
+    visited: set[str] = set()
+    while url is not None:
+        if url in visited or len(visited) >= MAX_PAGES:
+            raise ParseError("the topic's pages link in a loop or never end", url=url)
+        visited.add(url)
+        res = client.get_page(url, on_fetch=on_fetch)
+        page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
+                                board_tz=board_tz)
+        pages.append(page)
+        if single_page:
+            break
+        url = urljoin(res.url, page.next_url) if page.next_url else None
+    return pages
+
+
+def poll_day(ctx, day: int | None = None, *, full: bool = False,
+             client: ForumClient | None = None) -> PollReport | None:
+    """Poll the topic of ``day`` (default: the current day) of an open game.
+
+    Returns None when the day has no topic yet.
+    """
+    from ..errors import ConfigError
+    now = ctx.now()
+    if day is None:
+        day = ctx.calendar().day_at(now)
+    url = ctx.topic_for_day(day) if day else None
+    if not url:
+        return None
+    if client is None:
+        client = client_for_game(ctx.game, ctx.clock, topic_url=url)
+    if client is None:  # pragma: no cover - client_for_game raises instead
+        raise ConfigError("no forum configured", key="forum.url")
+    return poll_topic(client, ctx.store, url, now=ctx.now, full=full, board_tz=ctx.game.timezone)
+
+
+def client_for_game(game, clock=None, *, topic_url: str | None = None,
+                    session=None) -> ForumClient:
+    """A ForumClient for the game's ``[forum]`` settings, with the game's clock injected."""
+    import time as _time
+    f = game.forum
+    base = f.url
+    if not base and topic_url:
+        base = urljoin(topic_url, "./")
+    if clock is None:
+        from ..clock import SystemClock
+        clock = SystemClock()
+    from ..clock import SystemClock as _Sys
+    if isinstance(clock, _Sys):
+        monotonic: Callable[[], float] = _time.monotonic
+    else:
+        monotonic = lambda: clock.now().timestamp()  # noqa: E731 - a simulated clock
+    return ForumClient(session, base_url=base or "", username=f.username,
+                       min_delay=f.min_delay, timeout=f.timeout, retries=f.retries,
+                       sleep=clock.sleep, monotonic=monotonic, now=clock.now)
+
