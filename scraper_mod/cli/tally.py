@@ -1,14 +1,53 @@
-"""`scraper-mod tally` (placeholder until its issue lands)."""
+"""`scraper-mod tally GAME [--day N] [--at TIME] [--format text|bbcode|json] [--offline]`.
+
+The vote count of a day (RULES R2, R3; CONTRACT.md): as of now, as of ``--at``, or final
+once the deadline has passed (with the lynch, the random list deciding a tie or an empty
+day). Reads the day's topic from the board first unless ``--offline``.
+"""
 
 from __future__ import annotations
 
-from ..errors import ScraperModError
+import argparse
+
+from .common import add_game_argument, parse_time_arg, print_json
 
 
 def register(sub) -> None:
-    p = sub.add_parser("tally", help="(not built yet)")
+    p = sub.add_parser(
+        "tally", help="the vote count of a day (now, --at a time, or final after the deadline)",
+        description="Count a game day's votes from its forum topic, by the game's rules: as of "
+                    "now, as of --at, or final once the deadline has passed (with the lynch). "
+                    "Reads the topic from the board first unless --offline.")
+    add_game_argument(p)
+    p.add_argument("--day", type=int, metavar="N",
+                   help="the game day (default: the current day)")
+    p.add_argument("--at", metavar="TIME",
+                   help="count as of this time (ISO 8601; game time when it has no offset)")
+    p.add_argument("--format", choices=("text", "bbcode", "json"), default="text",
+                   help="text for the host (default), bbcode for a forum post, or json")
+    p.add_argument("--offline", action="store_true",
+                   help="do not read the board: count the posts already stored")
+    p.add_argument("--lang", choices=("ru", "en"),
+                   help="language of the text and BBCode (default: the game's)")
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
-    raise ScraperModError("'tally' is not built yet")
+def run(args: argparse.Namespace) -> int:
+    from ..context import open_game
+    from ..errors import ConfigError
+    from ..tallying import current_day, tally_day
+
+    ctx = open_game(args.game)
+    try:
+        as_of = parse_time_arg(args.at, ctx.game.timezone) if args.at else None
+        day = args.day if args.day is not None else current_day(ctx, as_of or ctx.now())
+        if day < 1:
+            raise ConfigError(f"--day: must be 1 or more, not {day}")
+        result = tally_day(ctx, day, as_of=as_of, poll=not args.offline)
+        if args.format == "json":
+            print_json(result.to_json())
+        else:
+            print(result.render(args.format, args.lang), end="")
+    finally:
+        ctx.close()
+    return 0

@@ -1,0 +1,359 @@
+"""The vote count of a game day, from the stored posts (RULES R2, R3, R8; CONTRACT ``tally``).
+
+``tally_day(ctx, day, as_of=...)`` reads every stored version of the day topic's posts,
+extracts the votes as of the instant (``rules.votes.extract_votes``), counts them
+(``rules.tally.count_votes``) and, once the deadline has passed, decides the lynch with the
+random list (``rules.tally.decide_lynch``). The result, ``DayTally``, renders as CONTRACT's
+JSON (``to_json``), as plain text and as a BBCode post for the host (``render``), and gives
+the vote section of the host report (``report``, also ``vote_report``).
+
+Who may vote on day N, the random list's cursor and the last-word windows come from the day
+before: ``state_before_day(ctx, N)``, from RESOLVE's stored resolutions (``store.resolutions``:
+the game state after each resolved day), or the game file's initial state when no earlier day
+is resolved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from .context import GameContext
+from .errors import ConfigError, RulesError
+from .render import render_text
+from .rules.model import Vote
+from .rules.names import NameIndex
+from .rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
+from .rules.votes import VoteNotes, extract_votes, reason_text
+
+__all__ = ["DayState", "DayTally", "state_before_day", "tally_day", "vote_report",
+           "day_versions", "post_link", "board_root"]
+
+
+# --- the state a day starts from -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DayState:
+    """Who may vote on a day and how the random list stands (from the day before)."""
+
+    day: int
+    alive: frozenset[str]
+    frozen: frozenset[str]                 # R5.4: frozen by the previous night
+    order: tuple[str, ...]                 # the random list (R3)
+    cursor: int
+    last_word_until: dict = field(default_factory=dict)   # dead nick -> end of R8.1 window
+    source: str = "game file"              # "game file" | "day N resolution"
+    notes: tuple[str, ...] = ()
+
+
+def _state_json(data: dict) -> dict | None:
+    """The game state after a resolved day, where RESOLVE keeps it in the resolution."""
+    if not isinstance(data, dict):
+        return None
+    for key in ("state", "state_after", "after"):
+        v = data.get(key)
+        if isinstance(v, dict) and "alive" in v and "roles" in v:
+            return v
+    return None
+
+
+def state_before_day(ctx: GameContext, day: int) -> DayState:
+    """The state day ``day`` starts from: the last resolved earlier day's state, else the game
+    file's (players' ``alive``, the random list from the top)."""
+    from .rules.state import GameState, last_word_windows
+
+    game = ctx.game
+    hours = game.rules.last_word_hours
+    cal = ctx.calendar()
+    earlier = {d: v for d, v in ctx.store.resolutions().items() if d < day}
+    notes: list[str] = []
+    if earlier:
+        last = max(earlier)
+        if last != day - 1:
+            notes.append(f"day {day - 1} is not resolved yet: the alive list is as of day {last}")
+        data = earlier[last]
+        sj = _state_json(data)
+        if sj is not None:
+            st = GameState.from_json(sj)
+            windows = last_word_windows(st, cal, hours)
+            frozen = st.frozen_today() if last == day - 1 else frozenset()
+            return DayState(day=day, alive=frozenset(st.alive), frozen=frozenset(frozen),
+                            order=tuple(st.order) or tuple(game.random_list or ()),
+                            cursor=st.cursor,
+                            last_word_until={n: w[1] for n, w in windows.items()},
+                            source=f"day {last} resolution", notes=tuple(notes))
+        # A bare CONTRACT resolve JSON: alive and frozen are there, the cursor may not be.
+        result = data.get("result", data) if isinstance(data, dict) else {}
+        alive = frozenset(result.get("alive") or ())
+        frozen = frozenset({result["frozen"]}) if (result.get("frozen") and last == day - 1
+                                                   and result["frozen"] in alive) else frozenset()
+        cursor = int(data.get("cursor", result.get("cursor", 0)) or 0)
+        if "cursor" not in data and "cursor" not in result:
+            notes.append(f"day {last}'s stored resolution has no random-list cursor: "
+                         "starting from the top")
+        until = {}
+        for d, v in earlier.items():
+            r = v.get("result", v) if isinstance(v, dict) else {}
+            dead = ([r["lynched"]["player"]] if r.get("lynched") else []) + \
+                   [k["player"] for k in r.get("killed", [])]
+            for nick in dead:
+                until[nick] = cal.day_start(d + 1) + timedelta(hours=hours)
+        return DayState(day=day, alive=alive, frozen=frozen,
+                        order=tuple(game.random_list or ()), cursor=cursor,
+                        last_word_until=until, source=f"day {last} resolution",
+                        notes=tuple(notes))
+    return DayState(day=day, alive=frozenset(p.nick for p in game.players if p.alive),
+                    frozen=frozenset(), order=tuple(game.random_list or ()), cursor=0,
+                    source="game file")
+
+
+# --- reading the stored topic ----------------------------------------------------------------
+
+def day_versions(ctx: GameContext, topic: str) -> list:
+    """Every stored version of the topic's posts with its first sighting (CLIENT's store)."""
+    from .forum.poller import stored_posts
+    return list(stored_posts(ctx.store, topic))
+
+
+def _deleted(ctx: GameContext, topic: str) -> dict[int, datetime]:
+    """Posts of the topic found deleted by a full scan, with when they were found missing."""
+    from .forum.poller import canonical_topic_url
+    return dict(ctx.store.deleted_posts(canonical_topic_url(topic)))
+
+
+def board_root(ctx: GameContext, topic: str | None) -> str:
+    """The board's root URL (ending in "/"): ``[forum] url``, else the topic URL's folder."""
+    if ctx.game.forum.url:
+        url = ctx.game.forum.url
+        return url if url.endswith("/") else url + "/"
+    if topic:
+        base = topic.split("?", 1)[0].split("#", 1)[0]
+        return base.rsplit("/", 1)[0] + "/"
+    return ""
+
+
+def post_link(root: str, post_id: int) -> str:
+    """A post's permanent link on a phpBB board: ``<root>viewtopic.php?p=ID#pID``."""
+    return f"{root}viewtopic.php?p={post_id}#p{post_id}"
+
+
+# --- the tally -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DayTally:
+    """One day's count as of an instant; ``final`` once the deadline has passed."""
+
+    day: int
+    topic: str | None
+    deadline: datetime
+    as_of: datetime
+    final: bool
+    tally: Tally
+    rejected: tuple[Rejection, ...]
+    lynch: Lynch | None
+    notes: VoteNotes
+    state: DayState
+    tz: ZoneInfo
+    language: str = "ru"
+    title: str = ""
+    board: str = ""
+    lynch_note: str | None = None
+
+    # -- JSON (CONTRACT.md) ------------------------------------------------------------
+    def _t(self, t: datetime) -> str:
+        return t.astimezone(self.tz).isoformat()
+
+    def to_json(self) -> dict:
+        """CONTRACT.md's ``tally --format json``."""
+        data = {
+            "day": self.day, "topic": self.topic,
+            "deadline": self._t(self.deadline), "as_of": self._t(self.as_of),
+            "final": self.final,
+            "votes": [{"voter": v.voter, "target": v.target, "post_id": v.post_id,
+                       "at": self._t(v.at)} for v in self.tally.votes],
+            "counts": [c.to_json() for c in self.tally.counts],
+            "not_voting": list(self.tally.not_voting),
+            "frozen": sorted(self.state.frozen),
+            "rejected": [r.to_json() for r in self.rejected],
+        }
+        if self.final:
+            data["lynch"] = None if self.lynch is None else {
+                "player": self.lynch.player, "by": self.lynch.by,
+                **({"tied": list(self.lynch.tied)} if self.lynch.tied else {})}
+        return data
+
+    # -- host report ---------------------------------------------------------------------
+    def report(self, lang: str | None = None) -> dict:
+        """The vote section of the host report (R9.4), as plain data: every colored
+        fragment not counted and why, every edit that touched a vote, posts per player, who
+        has not voted."""
+        lang = lang or self.language
+        return {
+            "day": self.day,
+            "rejected": [{**r.to_json(), "why": reason_text(r.reason, lang),
+                          "url": post_link(self.board, r.post_id) if self.board else None}
+                         for r in self.rejected],
+            "edits": [e.to_json() for e in self.notes.edits],
+            "posts_per_player": dict(self.notes.posts_per_player),
+            "not_voted": list(self.tally.not_voting),
+            "frozen": sorted(self.state.frozen),
+            "late_posts": list(self.notes.late_posts),
+            "deleted_posts": list(self.notes.deleted),
+            "notes": list(self.state.notes) + list(self.notes.notes)
+                     + ([self.lynch_note] if self.lynch_note else []),
+        }
+
+    # -- text and BBCode -----------------------------------------------------------------
+    def render(self, fmt: str = "text", lang: str | None = None) -> str:
+        """The count as a plain-text page (``text``) or a phpBB post (``bbcode``)."""
+        if fmt not in ("text", "bbcode"):
+            raise ConfigError(f"unknown format {fmt!r} (text, bbcode or json)")
+        lang = lang or self.language
+        return render_text("tally", lang, "bbcode" if fmt == "bbcode" else "txt",
+                           **self._template_context(lang))
+
+    def _template_context(self, lang: str) -> dict:
+        by_voter = {v.voter: v for v in self.tally.votes}
+        local = lambda t: t.astimezone(self.tz)  # noqa: E731
+        candidates = []
+        for c in self.tally.counts:
+            voters = []
+            for nick in c.voters:
+                v = by_voter.get(nick)
+                voters.append({"nick": nick, "post_id": v.post_id if v else None,
+                               "at": local(v.at).strftime("%H:%M") if v else "",
+                               "url": post_link(self.board, v.post_id) if v and self.board
+                               else None})
+            candidates.append({"target": c.target, "votes": c.votes, "voters": voters})
+        left = self.deadline - self.as_of
+        return {
+            "day": self.day, "title": self.title, "topic": self.topic, "final": self.final,
+            "deadline": local(self.deadline).strftime("%d.%m.%Y %H:%M"),
+            "deadline_zone": _zone(local(self.deadline), lang),
+            "as_of": local(self.as_of).strftime("%d.%m.%Y %H:%M"),
+            "time_left": "" if self.final else _duration(left, lang),
+            "candidates": candidates,
+            "not_voting": list(self.tally.not_voting),
+            "frozen": sorted(self.state.frozen),
+            "rejected": [{"post_id": r.post_id, "author": r.author, "text": r.text,
+                          "reason": r.reason, "why": reason_text(r.reason, lang),
+                          "url": post_link(self.board, r.post_id) if self.board else None}
+                         for r in self.rejected],
+            "lynch": None if self.lynch is None else {
+                "player": self.lynch.player, "by": self.lynch.by,
+                "tied": list(self.lynch.tied)},
+            "lynch_note": self.lynch_note,
+            "votes_total": len(self.tally.votes),
+            "plural": plural_ru,
+        }
+
+
+def plural_ru(n: int, one: str, few: str, many: str) -> str:
+    """"1 голос", "3 голоса", "11 голосов", "21 голос"."""
+    n10, n100 = n % 10, n % 100
+    word = one if n10 == 1 and n100 != 11 else (
+        few if 2 <= n10 <= 4 and not 12 <= n100 <= 14 else many)
+    return f"{n} {word}"
+
+
+def _zone(t: datetime, lang: str) -> str:
+    name = t.tzname() or ""
+    return "МСК" if (lang == "ru" and name == "MSK") else name
+
+
+def _duration(d: timedelta, lang: str) -> str:
+    """"3 ч 05 мин" / "3 h 05 min" (never negative)."""
+    minutes = max(0, int(d.total_seconds()) // 60)
+    days, rest = divmod(minutes, 24 * 60)
+    h, m = divmod(rest, 60)
+    if lang == "ru":
+        parts = ([f"{days} д"] if days else []) + [f"{h} ч", f"{m:02d} мин"]
+    else:
+        parts = ([f"{days} d"] if days else []) + [f"{h} h", f"{m:02d} min"]
+    return " ".join(parts)
+
+
+def current_day(ctx: GameContext, now: datetime) -> int:
+    """The day a bare ``tally`` means: the day whose span holds now (day 1 before the game)."""
+    return max(1, ctx.calendar().day_at(now))
+
+
+def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
+              poll: bool = False, versions: list | None = None) -> DayTally:
+    """The count of day ``day`` as of ``as_of`` (default: now), final once the deadline has
+    passed. With ``poll`` the day's topic is read from the board first (CLIENT's poller).
+    ``versions`` (stored post versions with first sightings) skips the store, for tests."""
+    game = ctx.game
+    if day < 1:
+        raise RulesError(f"there is no day {day}: days are numbered from 1")
+    cal = ctx.calendar()
+    deadline = cal.deadline(day)
+    now = ctx.now()
+    as_of = as_of or now
+    if as_of.tzinfo is None:
+        as_of = as_of.replace(tzinfo=game.timezone)
+    final = as_of >= deadline
+    cutoff = deadline if final else as_of
+    topic = ctx.topic_for_day(day)
+    if versions is None:
+        if not topic:
+            raise ConfigError(f"day {day} has no topic yet", path=str(game.path),
+                              key="days", hint=f"add [[days]] number = {day} with its topic "
+                              f"URL, or run `scraper-mod day open {day} URL`")
+        if poll:
+            poll_day(ctx, day)
+        versions = day_versions(ctx, topic)
+        deleted = _deleted(ctx, topic)
+    else:
+        deleted = {}
+    st = state_before_day(ctx, day)
+    index = NameIndex(game.players)
+    votes, rejected, notes = extract_votes(
+        versions, players=game.players, alive=st.alive, host=game.host, deadline=deadline,
+        as_of=cutoff, options=game.rules, deleted=deleted, last_word_until=st.last_word_until,
+        frozen=st.frozen, index=index)
+    tally = count_votes(votes, alive=st.alive, frozen=st.frozen,
+                        self_votes=game.rules.self_votes)
+    lynch, lynch_note = None, None
+    if final:
+        lynch, lynch_note = _lynch(tally, st, game.rules)
+    return DayTally(day=day, topic=topic, deadline=deadline, as_of=cutoff, final=final,
+                    tally=tally, rejected=tuple(rejected) + tally.rejected, lynch=lynch,
+                    notes=notes, state=st, tz=game.timezone, language=game.language,
+                    title=game.title, board=board_root(ctx, topic), lynch_note=lynch_note)
+
+
+def _lynch(tally: Tally, st: DayState, options) -> tuple[Lynch | None, str | None]:
+    leaders = [t for t in tally.leaders if t in st.alive]
+    if len(leaders) != 1 and not st.order:
+        return None, ("a tie or no votes, and the game has no random list: draw it with "
+                      "`scraper-mod deal` or set game.random_list")
+    return decide_lynch(tally, alive=st.alive, order=st.order, cursor=st.cursor,
+                        options=options), None
+
+
+def poll_day(ctx: GameContext, day: int):
+    """Read the day's topic from the board once and store what is new (CLIENT's poller).
+    A page that could not be read is an error: the count would be stale without saying so."""
+    from .errors import ForumError
+    from .forum import poller
+    report = poller.poll_day(ctx, day)
+    if report is not None and report.errors:
+        raise ForumError(f"the topic could not be read completely: {report.errors[0]}",
+                         url=report.topic, hint="try again, or count the stored posts "
+                         "with --offline")
+    return report
+
+
+def vote_report(ctx: GameContext, day: int, *, lang: str | None = None,
+                tally: DayTally | None = None) -> dict:
+    """The vote section of day ``day``'s host report (as of its deadline): see
+    ``DayTally.report``. Pass ``tally`` when it is already computed."""
+    t = tally or tally_day(ctx, day, as_of=ctx.calendar().deadline(day))
+    return t.report(lang)
+
+
+def votes_of(tally: DayTally) -> list[Vote]:
+    """The counted votes (one per voter), in time order."""
+    return list(tally.tally.votes)
