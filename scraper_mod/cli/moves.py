@@ -1,14 +1,87 @@
-"""`scraper-mod moves` (placeholder until its issue lands)."""
+"""`scraper-mod moves GAME [--day N] [--format text|json] [--offline]`: the night moves
+received for a day and how each was judged (RULES.md R5), after reading the move source
+(unless ``--offline``). New messages get their answers written to the outbox (and sent when
+``[moves] smtp_host`` is set)."""
 
 from __future__ import annotations
 
-from ..errors import ScraperModError
+import sys
+
+from ..context import open_game
+from ..errors import MailboxError
+from .common import add_game_argument, print_json
 
 
 def register(sub) -> None:
-    p = sub.add_parser("moves", help="(not built yet)")
+    p = sub.add_parser(
+        "moves", help="the night moves received for a day and how each was judged",
+        description="Reads the move source (unless --offline), answers new messages, and "
+                    "shows every night move of the day with its status: counted, replaced, "
+                    "late, invalid or unknown_sender.")
+    add_game_argument(p)
+    p.add_argument("--day", type=int, metavar="N",
+                   help="the game day (default: the current day)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="output format (default: text)")
+    p.add_argument("--offline", action="store_true",
+                   help="do not read the move source; judge what is stored")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    raise ScraperModError("'moves' is not built yet")
+    from ..moves.intake import day_moves, poll_moves
+    ctx = open_game(args.game)
+    try:
+        status = 0
+        if not args.offline and ctx.game.moves.source:
+            try:
+                report = poll_moves(ctx)
+                for e in (*report.fetch.errors, *report.errors):
+                    print(f"warning: {e}", file=sys.stderr)
+            except MailboxError as e:
+                # what is stored still shows; the exit status tells the script
+                print(f"error: {e}", file=sys.stderr)
+                status = 1
+        cal = ctx.calendar()
+        day = args.day if args.day is not None else max(1, cal.day_at(ctx.now()))
+        if day < 1:
+            from ..errors import ConfigError
+            raise ConfigError(f"--day: no day {day}", hint="days are numbered from 1")
+        moves = day_moves(ctx, day)
+        tz = ctx.game.timezone
+        deadline = cal.deadline(day)
+        if args.format == "json":
+            print_json({
+                "day": day, "deadline": deadline.isoformat(),
+                "moves": [{
+                    "player": m.player, "role": m.role.value if m.role else None,
+                    "kind": m.kind.value if m.kind else None, "target": m.target,
+                    "received_at": m.received_at.astimezone(tz).isoformat(),
+                    "status": m.status, "reason": m.reason, "message_id": m.message_id,
+                    **({"story": m.story} if m.story else {}),
+                } for m in moves]})
+        else:
+            print(render_moves_text(day, deadline, moves, tz))
+        return status
+    finally:
+        ctx.close()
+
+
+def render_moves_text(day, deadline, moves, tz) -> str:
+    """A plain table: received, player, role, move, target, status, reason."""
+    from ..rules.moves import REASONS
+    lines = [f"Day {day}: night moves (deadline {deadline.astimezone(tz):%Y-%m-%d %H:%M %Z})"]
+    if not moves:
+        lines.append("  no moves received")
+    rows = [("received", "player", "role", "move", "target", "status", "reason")]
+    for m in moves:
+        rows.append((m.received_at.astimezone(tz).strftime("%m-%d %H:%M:%S"), m.player,
+                     m.role.value if m.role else "-", m.kind.value if m.kind else "-",
+                     m.target or "-", m.status, REASONS.get(m.reason, m.reason) if m.reason
+                     else ""))
+    if moves:
+        widths = [max(len(r[i]) for r in rows) for i in range(6)]
+        for r in rows:
+            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r[:6], widths))
+                         + ("  " + r[6] if r[6] else ""))
+    return "\n".join(lines)

@@ -1,0 +1,345 @@
+"""Night-move intake: fetch, store, judge, answer (issue 5; RULES.md R5).
+
+``poll_moves(ctx)`` reads the configured source (every new message stored raw first), judges
+each new message as things stood when it arrived, and writes its answer to the game's outbox
+(``<game>/outbox/day-N/<message id>.txt``; sent by SMTP when ``[moves] smtp_host`` is set).
+
+``day_moves(ctx, day, as_of=...)`` re-judges a whole day from the stored raw messages, so any
+day can be recomputed later; ``day_orders`` gives the ``NightOrders`` resolution acts on. The
+day of a message is the game day its receive time falls in (``Calendar.day_at``): a message in
+the hour after a deadline belongs to that day and is late; one before day 1 counts for day 1.
+A second delivery of the same Message-ID is recognised and ignored (no answer, not judged).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import smtplib
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from pathlib import Path
+
+from ..errors import MailboxError, ScraperModError
+from ..render import render_text
+from ..rules.model import Move, Player
+from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
+from ..rules.night import NightOrders
+from ..rules.state import GameState, initial_state
+from ..store import StoredMessage
+from .grammar import parse_moves, text_has_code
+from .mail import decode_message
+from .sources import FetchReport, MoveSource, source_for
+from .targets import matcher_for
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Letter:
+    """A stored message, read: who sent it, by which way, and what it says."""
+
+    message_id: int            # the store's id
+    received_at: datetime
+    sender: str | None
+    via: str                   # "mail" | "pm"
+    header_id: str | None      # Message-ID, for duplicate deliveries
+    subject: str
+    text: str                  # subject + own text
+    problem: str = ""          # "unreadable: ..." when it could not be decoded
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer to one message."""
+
+    message_id: int
+    day: int
+    to: str | None
+    player: str | None
+    subject: str
+    text: str
+    path: Path
+    sent: bool = False
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class IntakeReport:
+    """What one ``poll_moves`` did."""
+
+    fetch: FetchReport
+    answers: tuple[Answer, ...] = ()
+    duplicates: tuple[int, ...] = ()
+    errors: tuple[str, ...] = ()
+
+
+# -- reading stored messages --------------------------------------------------------------------
+
+def read_letter(msg: StoredMessage) -> Letter:
+    """Decode one stored message (mail, a queue file, or a phpBB PM page)."""
+    if msg.source.startswith("phpbb_pm:"):
+        return _read_pm(msg)
+    try:
+        mail = decode_message(msg.raw, label=f"{msg.source} {msg.key}")
+    except MailboxError as e:
+        return Letter(msg.id, msg.received_at, None, "mail", None, "", "",
+                      problem=f"unreadable: {e.message}")
+    return Letter(msg.id, msg.received_at, mail.sender, "mail", mail.message_id,
+                  mail.subject, mail.full_text)
+
+
+def _read_pm(msg: StoredMessage) -> Letter:
+    from zoneinfo import ZoneInfo
+
+    from ..errors import ForumError
+    from ..forum.pm import parse_pm_view
+    try:
+        pm = parse_pm_view(msg.raw, url=msg.key, fetched_at=msg.received_at,
+                           board_tz=ZoneInfo("Europe/Moscow"))
+    except ForumError as e:
+        return Letter(msg.id, msg.received_at, None, "pm", None, "", "",
+                      problem=f"unreadable: {e.message}")
+    subject = pm.subject or ""
+    text = f"{subject}\n{pm.text}" if subject else pm.text
+    return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, text)
+
+
+def requests_from_letter(letter: Letter, players: tuple[Player, ...], match) -> list[MoveRequest]:
+    """The move requests of one message (one with ``kind=None`` when it holds no move)."""
+    if letter.problem:
+        return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
+                            problem="unreadable", via=letter.via)]
+    parsed = parse_moves(letter.text, match)
+    sender = identify(letter.sender, players, via=letter.via)
+    has_code = frozenset(p.nick for p in players if p.code and text_has_code(letter.text, p.code))
+    common = dict(story=parsed.story, codes=parsed.codes, has_code=has_code, via=letter.via)
+    if not parsed.moves:
+        return [MoveRequest(letter.message_id, letter.received_at, letter.sender, **common)]
+    out = []
+    for i, m in enumerate(parsed.moves):
+        target = m.target
+        if m.self_ref:
+            target = sender.nick if sender else None
+        out.append(MoveRequest(letter.message_id, letter.received_at, letter.sender,
+                               kind=m.kind, target=target, written=m.written,
+                               problem=m.problem, index=i, **common))
+    return out
+
+
+def message_day(calendar, received_at: datetime) -> int:
+    """The game day a message belongs to (its deadline's day); day 1 for anything earlier."""
+    return max(1, calendar.day_at(received_at))
+
+
+def _letters(ctx, *, as_of: datetime | None = None) -> tuple[list[Letter], list[int]]:
+    """Every stored message (up to ``as_of``), read, without second deliveries."""
+    seen: set[str] = set()
+    letters: list[Letter] = []
+    dups: list[int] = []
+    for msg in ctx.store.messages():
+        if as_of is not None and msg.received_at > as_of:
+            continue
+        letter = read_letter(msg)
+        if letter.header_id:
+            key = letter.header_id.casefold()
+            if key in seen:
+                dups.append(msg.id)
+                continue
+            seen.add(key)
+        letters.append(letter)
+    return letters, dups
+
+
+# -- judging a day ------------------------------------------------------------------------------
+
+def state_before_day(ctx, day: int) -> GameState:
+    """The game state at the start of ``day``'s night: the state stored with the previous
+    day's resolution (``data["state"]``) when there is one, else the game file's."""
+    prev = ctx.store.resolution(day - 1) if day > 1 else None
+    if prev and isinstance(prev.get("state"), dict):
+        return GameState.from_json(prev["state"])
+    g = ctx.game
+    return initial_state(g.players, g.duty, g.random_list or ())
+
+
+def day_requests(ctx, day: int, *, as_of: datetime | None = None) -> list[MoveRequest]:
+    """Every move request received for ``day`` (up to ``as_of``)."""
+    cal = ctx.calendar()
+    players = ctx.game.players
+    match = matcher_for(players)
+    letters, _ = _letters(ctx, as_of=as_of)
+    out: list[MoveRequest] = []
+    for letter in letters:
+        if message_day(cal, letter.received_at) == day:
+            out.extend(requests_from_letter(letter, players, match))
+    return out
+
+
+def day_moves(ctx, day: int, *, as_of: datetime | None = None,
+              state: GameState | None = None) -> list[Move]:
+    """The day's night moves, judged (R5), from the stored raw messages."""
+    state = state if state is not None else state_before_day(ctx, day)
+    g = ctx.game
+    return judge_moves(day_requests(ctx, day, as_of=as_of), state=state,
+                       deadline=ctx.calendar().deadline(day), options=g.rules,
+                       players=g.players, require_code=g.moves.require_code)
+
+
+def day_orders(ctx, day: int, *, as_of: datetime | None = None,
+               state: GameState | None = None) -> NightOrders:
+    """The night's orders for resolution (R5.2 mafia choice, R5.3-R5.6)."""
+    state = state if state is not None else state_before_day(ctx, day)
+    return orders_from_moves(day_moves(ctx, day, as_of=as_of, state=state), state, ctx.game.rules)
+
+
+# -- polling and answering ----------------------------------------------------------------------
+
+def poll_moves(ctx, *, source: MoveSource | None = None, send: bool = True) -> IntakeReport:
+    """Fetch new messages into the store, judge each, write (and send) its answer."""
+    source = source or source_for(ctx.game)
+    now = ctx.now()
+    fetch = source.fetch_new(ctx.store, now=now)
+    for err in fetch.errors:
+        ctx.store.log_event("move_source_error", {"source": source.name, "error": err}, at=now)
+    answers, dups, errors = answer_pending(ctx, send=send)
+    return IntakeReport(fetch=fetch, answers=tuple(answers), duplicates=tuple(dups),
+                        errors=tuple(errors))
+
+
+def outbox_dir(ctx) -> Path:
+    return ctx.game.folder / ctx.game.moves.outbox
+
+
+def answer_pending(ctx, *, send: bool = True) -> tuple[list[Answer], list[int], list[str]]:
+    """Write an answer for every stored message that has none yet; send unsent ones."""
+    letters, dups = _letters(ctx)
+    cal = ctx.calendar()
+    answered = set(ctx.store.get("answered_messages", []))
+    sent = set(ctx.store.get("sent_answers", []))
+    out: list[Answer] = []
+    errors: list[str] = []
+    g = ctx.game
+    for letter in letters:
+        if letter.message_id in answered and (letter.message_id in sent or not g.moves.smtp_host
+                                              or letter.via == "pm"):
+            continue
+        day = message_day(cal, letter.received_at)
+        try:
+            answer = build_answer(ctx, letter, day)
+        except ScraperModError as e:
+            errors.append(f"message {letter.message_id}: {e}")
+            continue
+        if letter.message_id not in answered:
+            _write_atomic(answer.path, _answer_file(answer))
+            answered.add(letter.message_id)
+            ctx.store.put("answered_messages", sorted(answered))
+        if send and g.moves.smtp_host and answer.to and letter.via != "pm" \
+                and letter.message_id not in sent:
+            try:
+                send_answer(g.moves, answer)
+                sent.add(letter.message_id)
+                ctx.store.put("sent_answers", sorted(sent))
+                answer = _replace(answer, sent=True)
+            except (OSError, smtplib.SMTPException) as e:
+                msg = f"answer to message {letter.message_id} not sent: {e}"
+                errors.append(msg)
+                answer = _replace(answer, error=str(e))
+        out.append(answer)
+    return out, dups, errors
+
+
+def _replace(a: Answer, **kw) -> Answer:
+    from dataclasses import replace
+    return replace(a, **kw)
+
+
+def build_answer(ctx, letter: Letter, day: int) -> Answer:
+    """The answer to one message, judged as things stood when it arrived."""
+    g = ctx.game
+    cal = ctx.calendar()
+    state = state_before_day(ctx, day)
+    moves = day_moves(ctx, day, as_of=letter.received_at, state=state)
+    mine = [m for m in moves if m.message_id == letter.message_id]
+    items = []
+    for m in mine:
+        previous = None
+        if m.status == "counted" and m.kind is not None:
+            earlier = [x for x in moves if x.player == m.player and x.kind is m.kind
+                       and x.message_id != m.message_id and x.reason == "replaced"]
+            previous = earlier[-1].target if earlier else None
+        standing = None
+        if m.status == "invalid" and m.kind is not None:
+            st = [x for x in moves if x.player == m.player and x.kind is m.kind
+                  and x.status == "counted"]
+            standing = st[-1].target if st else None
+        items.append({"kind": m.kind.value if m.kind else None, "target": m.target,
+                      "status": m.status, "reason": m.reason, "previous": previous,
+                      "standing": standing})
+    player = None
+    p = identify(letter.sender, g.players, via=letter.via)
+    if p is not None and mine and mine[0].status != "unknown_sender":
+        player = p.nick
+    story = next((m.story for m in mine if m.story), None)
+    def local(t: datetime, fmt: str) -> str:
+        return t.astimezone(g.timezone).strftime(fmt) + " " + _zone_label(g)
+    text = render_text(
+        "move-answer", g.language, "txt", title=g.title, day=day, player=player,
+        sender=letter.sender or "", items=items, story=story,
+        received=local(letter.received_at, "%Y-%m-%d %H:%M:%S"),
+        deadline=local(cal.deadline(day), "%Y-%m-%d %H:%M"),
+        subject=letter.subject, reasons=REASONS)
+    subject = ("Re: " + letter.subject if letter.subject and not
+               letter.subject.lower().startswith("re:") else letter.subject) or \
+        (f"{g.title}: ход принят" if g.language == "ru" else f"{g.title}: your night move")
+    path = outbox_dir(ctx) / f"day-{day}" / f"{letter.message_id:06d}.txt"
+    return Answer(letter.message_id, day, letter.sender, player, subject, text, path)
+
+
+def _zone_label(game) -> str:
+    if game.timezone.key == "Europe/Moscow":
+        return "МСК" if game.language == "ru" else "Moscow time"
+    return game.timezone.key
+
+
+def _answer_file(a: Answer) -> str:
+    return f"To: {a.to or '?'}\nSubject: {a.subject}\n\n{a.text}"
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def send_answer(moves_config, answer: Answer) -> None:
+    """Send one answer by SMTP (``[moves] smtp_host``/``smtp_port``/``smtp_from``)."""
+    msg = EmailMessage()
+    sender = moves_config.smtp_from or f"scraper-mod@{moves_config.smtp_host}"
+    msg["From"] = sender
+    msg["To"] = answer.to
+    msg["Subject"] = answer.subject
+    msg["Date"] = format_datetime(datetime.now().astimezone())
+    msg["Message-ID"] = make_msgid(domain=sender.rsplit("@", 1)[-1])
+    msg.set_content(answer.text)
+    with smtplib.SMTP(moves_config.smtp_host, moves_config.smtp_port, timeout=30) as smtp:
+        smtp.send_message(msg)
+
+
+__all__ = ["poll_moves", "day_moves", "day_orders", "day_requests", "state_before_day",
+           "read_letter", "requests_from_letter", "message_day", "IntakeReport", "Answer",
+           "Letter", "build_answer", "send_answer"]

@@ -1,0 +1,251 @@
+"""Decoding a night-move message: real mail as players' clients write it (pure, no I/O).
+
+``decode_message(raw)`` turns the raw bytes stored by a source into a ``MailText``: the sender's
+address, the Message-ID, the decoded subject and the sender's *own* text. It copes with
+multipart/alternative (the text/plain part preferred), HTML-only mail (tags stripped),
+quoted-printable and base64 bodies in koi8-r, windows-1251 or UTF-8 (a wrong or missing charset
+label is recovered by trying those), encoded-word subjects, and drops what the sender did not
+write himself: quoted lines (``> ...``), the quote that follows «On ... wrote:» /
+«... написал(а):», forwarded messages (below «---------- Forwarded message ---------» /
+«-------- Пересылаемое сообщение --------») and a signature after ``-- ``.
+
+A message that cannot be read at all (not mail, no text) raises ``MailboxError``
+naming the message.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import html
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import Message
+from email.utils import getaddresses, parsedate_to_datetime
+
+from ..errors import MailboxError
+
+_CHARSETS = ("utf-8", "cp1251", "koi8-r")
+
+
+@dataclass(frozen=True)
+class MailText:
+    """What a move message says and who sent it."""
+
+    sender: str | None          # the From address, lower-cased; None when missing
+    sender_name: str            # the display name, '' if none
+    message_id: str | None      # the Message-ID header without <>, or None
+    subject: str
+    text: str                   # the sender's own words (quotes, forwards, signature removed)
+    date_header: datetime | None  # what the sender's client wrote: shown, never used for lateness
+
+    @property
+    def full_text(self) -> str:
+        """Subject and own text, as the grammar reads them."""
+        return f"{self.subject}\n{self.text}" if self.subject else self.text
+
+
+def decode_message(raw: bytes, *, label: str = "") -> MailText:
+    """Decode raw RFC 822 bytes (or a bare text file from a queue) into a ``MailText``."""
+    if not raw or not raw.strip():
+        raise MailboxError("empty message", message_id=label or None)
+    if not _looks_like_mail(raw):
+        # A queue file written by a form or a bot may be plain text without headers.
+        return MailText(sender=None, sender_name="", message_id=None, subject="",
+                        text=strip_quotes(_decode_bytes(raw, None)), date_header=None)
+    try:
+        msg = email.message_from_bytes(raw, policy=email.policy.default)
+    except Exception as e:  # the email package raises many kinds on broken input
+        raise MailboxError(f"not readable as mail: {e}", message_id=label or None) from None
+    sender, name = _sender(msg)
+    subject = _header(msg, "Subject")
+    mid = _header(msg, "Message-ID").strip().strip("<>").strip() or None
+    date = None
+    try:
+        if msg.get("Date"):
+            date = parsedate_to_datetime(str(msg["Date"]))
+    except (TypeError, ValueError, IndexError):
+        date = None
+    body = _body_text(msg)
+    return MailText(sender=sender, sender_name=name, message_id=mid,
+                    subject=" ".join(subject.split()), text=strip_quotes(body), date_header=date)
+
+
+_HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]*:[ \t]")
+
+
+def _looks_like_mail(raw: bytes) -> bool:
+    first = raw.lstrip(b"\r\n").split(b"\n", 1)[0]
+    return bool(_HEADER_LINE.match(first)) or first.startswith(b"From ")
+
+
+def _header(msg: Message, name: str) -> str:
+    try:
+        v = msg.get(name)
+    except Exception:  # a broken encoded word
+        v = msg.get_all(name, failobj=[None])[0] if hasattr(msg, "get_all") else None
+    if v is None:
+        return ""
+    try:
+        return str(v)
+    except Exception:
+        return ""
+
+
+def _sender(msg: Message) -> tuple[str | None, str]:
+    for name in ("From", "Sender", "Reply-To"):
+        raw = _header(msg, name)
+        if not raw:
+            continue
+        pairs = getaddresses([raw])
+        for display, addr in pairs:
+            addr = addr.strip()
+            if "@" in addr:
+                return addr.lower(), display.strip()
+    return None, ""
+
+
+def _decode_bytes(data: bytes, charset: str | None) -> str:
+    """Bytes in a declared charset; a wrong or missing label is recovered by trying
+    UTF-8, then windows-1251 / koi8-r whichever reads as more Russian."""
+    if charset:
+        cs = charset.lower().strip()
+        if cs in ("utf-8", "utf8", "us-ascii", "ascii"):
+            try:
+                return data.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+        else:
+            try:
+                return data.decode(cs)
+            except (LookupError, UnicodeDecodeError):
+                pass
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    candidates = [data.decode(cs, errors="replace") for cs in ("cp1251", "koi8-r")]
+    return max(candidates, key=_russianness)
+
+
+def _russianness(s: str) -> int:
+    # koi8-r misread as cp1251 (and the reverse) gives mostly upper-case Cyrillic letters;
+    # real Russian text is mostly lower case.
+    lower = sum(1 for ch in s if "а" <= ch <= "я" or ch == "ё")
+    upper = sum(1 for ch in s if "А" <= ch <= "Я" or ch == "Ё")
+    return lower * 2 - upper
+
+
+def _part_text(part: Message) -> str:
+    payload = part.get_payload(decode=True)
+    if payload is None:
+        p = part.get_payload()
+        return p if isinstance(p, str) else ""
+    return _decode_bytes(payload, part.get_content_charset())
+
+
+def _body_text(msg: Message) -> str:
+    plain: list[str] = []
+    htmls: list[str] = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        disp = (part.get("Content-Disposition") or "").lower()
+        if disp.startswith("attachment"):
+            continue
+        ctype = part.get_content_type()
+        if ctype == "text/plain":
+            plain.append(_part_text(part))
+        elif ctype == "text/html":
+            htmls.append(_part_text(part))
+        elif ctype == "message/rfc822":
+            # an attached (forwarded) message is not the sender's own text
+            continue
+    if plain:
+        return "\n".join(plain)
+    if htmls:
+        return "\n".join(html_to_text(h) for h in htmls)
+    if msg.get_content_maintype() == "text" and not msg.is_multipart():
+        return _part_text(msg)
+    return ""
+
+
+_BLOCK = re.compile(r"(?is)<\s*(br|/p|p|/div|div|/li|li|/tr|tr|/h\d|h\d|/blockquote)\b[^>]*>")
+_DROP = re.compile(r"(?is)<(script|style|head|title)\b.*?</\1\s*>")
+_QUOTE_BLOCK = re.compile(r"(?is)<blockquote\b.*?</blockquote\s*>")
+_GMAIL_QUOTE = re.compile(r"(?is)<div[^>]*class=\"?[^\">]*(gmail_quote|moz-cite-prefix)[^>]*>.*\Z")
+_TAG = re.compile(r"(?s)<[^>]*>")
+_COMMENT = re.compile(r"(?s)<!--.*?-->")
+
+
+def html_to_text(markup: str) -> str:
+    """Text of an HTML mail body: quotes (blockquote, Gmail/Thunderbird quote blocks),
+    scripts and styles dropped, block tags turned into line breaks, entities decoded."""
+    s = _COMMENT.sub("", markup)
+    s = _DROP.sub("", s)
+    # nested blockquotes: remove innermost first until none is left
+    while True:
+        t = _QUOTE_BLOCK.sub("\n", s)
+        if t == s:
+            break
+        s = t
+    s = _GMAIL_QUOTE.sub("\n", s)
+    s = _BLOCK.sub("\n", s)
+    s = _TAG.sub("", s)
+    s = html.unescape(s).replace("\xa0", " ")
+    lines = [ln.strip() for ln in s.splitlines()]
+    return "\n".join(lines).strip()
+
+
+_ATTRIBUTION = re.compile(
+    r"(?i)(^\s*on\b.{0,200}\bwrote:\s*$)|(написал[аи]?\s*(\(а\))?\s*:\s*$)|(пишет:\s*$)")
+_FORWARD = re.compile(
+    r"(?i)^\s*-{2,}\s*(forwarded message|original message|пересылаемое сообщение|"
+    r"пересланное сообщение|исходное сообщение|переадресованное сообщение)\s*-{2,}\s*$"
+    r"|^\s*begin forwarded message:\s*$")
+_OUTLOOK_HEADER = re.compile(r"(?i)^\s*(from|от|de)\s*:\s*.+$")
+
+
+def strip_quotes(text: str) -> str:
+    """The sender's own lines: no ``>`` quotes, nothing after an attribution line
+    («On ... wrote:», «... написал(а):»), a forward marker, an Outlook-style quoted header
+    block, or the signature separator ``-- ``."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    out: list[str] = []
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.rstrip() == "--" or line == "-- ":
+            break
+        if _FORWARD.match(line):
+            break
+        if _ATTRIBUTION.search(line):
+            break
+        # a two-line attribution: "On Tue, 9 Apr 2024 at 19:00, Вася\n<vasya@x> wrote:"
+        if i + 1 < len(lines) and re.match(r"(?i)^\s*on\b", line) \
+                and re.search(r"(?i)wrote:\s*$", lines[i + 1]):
+            break
+        if line.lstrip().startswith(">"):
+            continue
+        # Outlook: a "From:/От:" line followed by Sent/Отправлено starts the quoted original
+        if _OUTLOOK_HEADER.match(line) and i + 1 < len(lines) and re.match(
+                r"(?i)^\s*(sent|date|отправлено|дата)\s*:", lines[i + 1]):
+            break
+        out.append(line.rstrip())
+    while out and not out[-1].strip():
+        out.pop()
+    while out and not out[0].strip():
+        out.pop(0)
+    return "\n".join(out)
+
+
+def sender_matches(sender: str | None, contact: str | None) -> bool:
+    """Address compare, case-insensitive, ignoring a display name and angle brackets."""
+    if not sender or not contact:
+        return False
+    a = getaddresses([sender])[0][1] or sender
+    b = getaddresses([contact])[0][1] or contact
+    return a.strip().lower() == b.strip().lower()
+
+
+__all__ = ["MailText", "decode_message", "html_to_text", "strip_quotes", "sender_matches"]

@@ -1,0 +1,466 @@
+"""Where night moves come from: one small interface, four sources.
+
+A ``MoveSource`` has a ``name`` (its label in the store, e.g. ``maildir:/games/m7/moves``) and
+``fetch_new(store, now=...) -> FetchReport``: it stores every message it has not stored before,
+**raw**, with the time the host's side received it, *before* anything interprets it
+(``Store.add_message``), and only then marks it done at the source. That receive time, never
+the Date header a sender wrote, decides lateness (R5.1):
+
+- ``MaildirSource``  a Maildir folder (stdlib ``mailbox``): the delivery time is the message
+  file's mtime (what ``MaildirMessage.get_date()`` gives), which delivery agents set on
+  writing and a rename keeps; stored messages in ``new/`` are moved to ``cur/`` with the
+  ``S`` flag;
+- ``ImapSource``     an IMAP mailbox (``imaplib``; TLS, STARTTLS or plain): incremental by
+  UIDVALIDITY + UID kept in the store's ``source_state``, one message stored and the
+  position saved at a time, so a dropped connection loses nothing and the next poll resumes
+  after the last stored UID; the receive time is the server's INTERNALDATE; the folder is
+  opened read-only (nothing is marked read); the password comes from
+  ``SCRAPER_MOD_IMAP_PASSWORD`` and is never logged or shown;
+- ``QueueSource``    a folder of plain files, one message per file, written by a form or a
+  bot: the arrival time is the file's mtime, or ``received_at`` in a sidecar
+  ``<file>.meta.json``; a stored file is moved to ``done/`` only after it was stored;
+- ``PhpbbPmSource``  the host's phpBB private messages (ЛС), read over the forum client's
+  logged-in session: the receive time is the PM's own time (minutes only on phpBB: the
+  start of the minute, as R2.6 compares minutes; for a relative date the latest instant the
+  range allows, so a message is on time only if it was seen before the deadline).
+
+Per-message problems (an unreadable file) are reported in ``FetchReport.errors`` and retried
+on the next poll; a source that cannot be read at all raises ``MailboxError`` saying what to
+check.
+"""
+
+from __future__ import annotations
+
+import imaplib
+import json
+import logging
+import mailbox
+import os
+import re
+import socket
+import ssl
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Protocol
+
+from ..errors import MailboxError
+from ..store import Store
+
+log = logging.getLogger(__name__)
+
+PASSWORD_ENV = "SCRAPER_MOD_IMAP_PASSWORD"
+
+
+@dataclass(frozen=True)
+class FetchReport:
+    """What one ``fetch_new`` did."""
+
+    source: str
+    new: tuple[int, ...] = ()        # store ids of messages stored by this fetch
+    seen: int = 0                    # messages looked at (new or already stored)
+    errors: tuple[str, ...] = ()     # per-message problems; those messages are retried next time
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+class MoveSource(Protocol):
+    """A place night moves arrive at."""
+
+    name: str
+
+    def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
+        """Store every message not stored before (raw, with its receive time)."""
+        ...
+
+
+def _utc(ts: float) -> datetime:
+    return datetime.fromtimestamp(ts, tz=timezone.utc)
+
+
+# -- Maildir ------------------------------------------------------------------------------------
+
+class MaildirSource:
+    """A Maildir folder (``cur/``, ``new/``, ``tmp/``)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path).absolute()
+        self.name = f"maildir:{self.path}"
+
+    def _open(self) -> mailbox.Maildir:
+        if not self.path.is_dir():
+            raise MailboxError("no such Maildir folder", source=self.name,
+                               hint="check [moves] path in game.toml; a Maildir holds cur/, "
+                                    "new/ and tmp/")
+        missing = [d for d in ("cur", "new") if not (self.path / d).is_dir()]
+        if missing:
+            raise MailboxError(f"not a Maildir: no {' or '.join(missing)}/ inside",
+                               source=self.name, hint="point [moves] path at the Maildir itself")
+        try:
+            md = mailbox.Maildir(str(self.path), factory=None, create=False)
+            md.keys()  # lists the folders: fails here when they cannot be read
+        except OSError as e:
+            raise MailboxError(f"cannot read the Maildir: {e.strerror or e}", source=self.name,
+                               hint="check the folder's permissions") from None
+        return md
+
+    def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
+        md = self._open()
+        stored = {m.key for m in store.messages(self.name)}
+        new: list[int] = []
+        errors: list[str] = []
+        keys = sorted(md.keys())
+        for key in keys:
+            try:
+                msg = md.get_message(key)
+                raw = md.get_bytes(key)
+            except (OSError, KeyError) as e:
+                errors.append(f"{self.name}: message {key}: cannot read: "
+                              f"{getattr(e, 'strerror', None) or e}")
+                continue
+            if key not in stored:
+                mid, is_new = store.add_message(self.name, key, raw,
+                                                received_at=_utc(msg.get_date()), stored_at=now)
+                if is_new:
+                    new.append(mid)
+            self._mark_stored(key, msg, errors)
+        return FetchReport(self.name, tuple(new), len(keys), tuple(errors))
+
+    def _mark_stored(self, key: str, msg: mailbox.MaildirMessage, errors: list[str]) -> None:
+        """new/<key> -> cur/<key>:2,S (a rename: the content and the mtime stay)."""
+        if msg.get_subdir() != "new":
+            return
+        src = self.path / "new" / (key + (":" + msg.get_info() if msg.get_info() else ""))
+        dst = self.path / "cur" / f"{key}:2,S"
+        try:
+            os.rename(src, dst)
+        except OSError as e:
+            errors.append(f"{self.name}: message {key}: stored, but cannot be moved to cur/: "
+                          f"{e.strerror or e}")
+
+
+# -- a queue folder -----------------------------------------------------------------------------
+
+class QueueSource:
+    """A folder of plain files, one message per file (RFC 822, or bare text)."""
+
+    SIDECAR = ".meta.json"
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path).absolute()
+        self.name = f"queue:{self.path}"
+
+    def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
+        import hashlib
+        if not self.path.is_dir():
+            raise MailboxError("no such queue folder", source=self.name,
+                               hint="check [moves] path in game.toml")
+        try:
+            entries = [e for e in os.scandir(self.path) if e.is_file()
+                       and not e.name.startswith(".") and not e.name.endswith(self.SIDECAR)]
+        except OSError as e:
+            raise MailboxError(f"cannot list the queue folder: {e.strerror or e}",
+                               source=self.name, hint="check the folder's permissions") from None
+        entries.sort(key=lambda e: (e.stat().st_mtime, e.name))
+        new: list[int] = []
+        errors: list[str] = []
+        done = self.path / "done"
+        for entry in entries:
+            path = Path(entry.path)
+            try:
+                raw = path.read_bytes()
+                received = self._received_at(path, entry.stat().st_mtime)
+            except OSError as e:
+                errors.append(f"{self.name}: {entry.name}: cannot read: {e.strerror or e}")
+                continue
+            except MailboxError as e:
+                errors.append(str(e))
+                continue
+            key = f"{entry.name}#{hashlib.sha256(raw).hexdigest()[:16]}"
+            mid, is_new = store.add_message(self.name, key, raw, received_at=received,
+                                            stored_at=now)
+            if is_new:
+                new.append(mid)
+            try:
+                done.mkdir(exist_ok=True)
+                target = done / entry.name
+                if target.exists():  # a reused file name: keep both
+                    target = done / f"{entry.name}.{mid}"
+                os.replace(path, target)
+                side = path.with_name(path.name + self.SIDECAR)
+                if side.exists():
+                    os.replace(side, target.with_name(target.name + self.SIDECAR))
+            except OSError as e:
+                errors.append(f"{self.name}: {entry.name}: stored, but cannot be moved to "
+                              f"done/: {e.strerror or e}")
+        return FetchReport(self.name, tuple(new), len(entries), tuple(errors))
+
+    def _received_at(self, path: Path, mtime: float) -> datetime:
+        side = path.with_name(path.name + self.SIDECAR)
+        if not side.exists():
+            return _utc(mtime)
+        try:
+            data = json.loads(side.read_text(encoding="utf-8"))
+            t = datetime.fromisoformat(data["received_at"])
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise MailboxError(f"unreadable sidecar {side.name}: {e}", source=self.name,
+                               message_id=path.name,
+                               hint='it must be JSON like {"received_at": '
+                                    '"2024-04-09T19:59:30+03:00"}') from None
+        if t.tzinfo is None:
+            raise MailboxError(f"sidecar {side.name}: received_at has no UTC offset",
+                               source=self.name, message_id=path.name)
+        return t.astimezone(timezone.utc)
+
+
+# -- IMAP ---------------------------------------------------------------------------------------
+
+_INTERNALDATE = re.compile(
+    rb'INTERNALDATE "\s?(\d{1,2})-([A-Za-z]{3})-(\d{4}) (\d\d):(\d\d):(\d\d) ([+-])(\d\d)(\d\d)"')
+_UID = re.compile(rb"\bUID (\d+)")
+_MONTHS = {m.encode(): i for i, m in enumerate(
+    ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
+_DROPPED = (imaplib.IMAP4.abort, OSError, EOFError, socket.timeout, ssl.SSLError)
+
+
+def parse_internaldate(meta: bytes) -> datetime | None:
+    """The INTERNALDATE of a FETCH response line, as an aware datetime."""
+    from datetime import timedelta
+    m = _INTERNALDATE.search(meta)
+    if not m:
+        return None
+    d, mon, y, hh, mm, ss, sign, oh, om = m.groups()
+    offset = timedelta(hours=int(oh), minutes=int(om)) * (-1 if sign == b"-" else 1)
+    month = _MONTHS.get(mon.capitalize())
+    if month is None:
+        return None
+    return datetime(int(y), month, int(d), int(hh), int(mm), int(ss),
+                    tzinfo=timezone(offset)).astimezone(timezone.utc)
+
+
+class ImapSource:
+    """An IMAP mailbox folder, read incrementally by UID."""
+
+    def __init__(self, host: str, *, port: int | None = None, username: str | None = None,
+                 folder: str = "INBOX", security: str = "ssl", password: str | None = None,
+                 ssl_context: ssl.SSLContext | None = None, timeout: float = 30.0,
+                 batch: int = 1) -> None:
+        if security not in ("ssl", "starttls", "none"):
+            raise MailboxError(f"unknown security {security!r}", source=f"imap:{host}",
+                               hint="[moves] security is ssl, starttls or none")
+        self.host = host
+        self.security = security
+        self.port = port or (993 if security == "ssl" else 143)
+        self.username = username
+        self.folder = folder
+        self._password = password
+        self.ssl_context = ssl_context
+        self.timeout = timeout
+        self.name = f"imap:{username or ''}@{host}:{self.port}/{folder}"
+
+    def __repr__(self) -> str:  # never shows the password
+        return f"ImapSource({self.name!r}, security={self.security!r})"
+
+    def _fail(self, message: str, hint: str = "") -> MailboxError:
+        return MailboxError(message, source=self.name, hint=hint)
+
+    def _connect(self) -> imaplib.IMAP4:
+        password = self._password if self._password is not None else os.environ.get(PASSWORD_ENV)
+        if not self.username:
+            raise self._fail("no IMAP user name", hint="set [moves] username in game.toml")
+        if not password:
+            raise self._fail("no IMAP password", hint=f"set the environment variable {PASSWORD_ENV}")
+        ctx = self.ssl_context or ssl.create_default_context()
+        try:
+            if self.security == "ssl":
+                conn = imaplib.IMAP4_SSL(self.host, self.port, ssl_context=ctx,
+                                         timeout=self.timeout)
+            else:
+                conn = imaplib.IMAP4(self.host, self.port, timeout=self.timeout)
+                if self.security == "starttls":
+                    conn.starttls(ssl_context=ctx)
+        except ssl.SSLError as e:
+            raise self._fail(f"TLS failed: {e.reason or e}",
+                             hint="check [moves] security (ssl, starttls, none) and port, and "
+                                  "the server's certificate") from None
+        except (OSError, imaplib.IMAP4.error) as e:
+            raise self._fail(f"cannot connect: {e}",
+                             hint="check [moves] host, port and security") from None
+        try:
+            conn.login(self.username, password)
+        except imaplib.IMAP4.error as e:
+            _close(conn)
+            text = str(e).replace(password, "***")
+            raise self._fail(f"login refused for {self.username!r}: {text}",
+                             hint=f"check [moves] username and {PASSWORD_ENV}") from None
+        except _DROPPED as e:
+            raise self._fail(f"connection dropped during login: {e}") from None
+        return conn
+
+    def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
+        conn = self._connect()
+        new: list[int] = []
+        seen = 0
+        state = store.source_state(self.name)
+        try:
+            typ, data = conn.select(_quote(self.folder), readonly=True)
+            if typ != "OK":
+                raise self._fail(f"no such folder: {data[0].decode(errors='replace') if data else ''}",
+                                 hint="check [moves] folder")
+            uv = conn.response("UIDVALIDITY")[1]
+            uidvalidity = int(uv[0]) if uv and uv[0] else 0
+            last = int(state.get("last_uid", 0)) if state.get("uidvalidity") == uidvalidity else 0
+            if state and state.get("uidvalidity") not in (None, uidvalidity):
+                log.warning("%s: UIDVALIDITY changed (%s -> %s): reading the folder again",
+                            self.name, state.get("uidvalidity"), uidvalidity)
+            typ, data = conn.uid("SEARCH", None, f"UID {last + 1}:*")
+            if typ != "OK":
+                raise self._fail(f"UID SEARCH failed: {data!r}")
+            uids = sorted(int(x) for x in (data[0] or b"").split() if int(x) > last)
+            for uid in uids:
+                typ, data = conn.uid("FETCH", str(uid), "(UID INTERNALDATE BODY.PEEK[])")
+                if typ != "OK":
+                    raise self._fail(f"FETCH of UID {uid} failed: {data!r}")
+                raw, meta = _fetch_parts(data)
+                if raw is None:
+                    continue  # expunged meanwhile
+                received = parse_internaldate(meta)
+                if received is None:
+                    raise self._fail(f"UID {uid}: the server gave no INTERNALDATE")
+                mid, is_new = store.add_message(self.name, f"{uidvalidity}/{uid}", raw,
+                                                received_at=received, stored_at=now)
+                if is_new:
+                    new.append(mid)
+                seen += 1
+                store.set_source_state(self.name, {"uidvalidity": uidvalidity, "last_uid": uid})
+            if not uids and state.get("uidvalidity") != uidvalidity:
+                store.set_source_state(self.name, {"uidvalidity": uidvalidity, "last_uid": last})
+        except _DROPPED as e:
+            pos = store.source_state(self.name).get("last_uid", 0)
+            raise self._fail(
+                f"connection dropped after {len(new)} new message(s) ({type(e).__name__}: {e})",
+                hint=f"nothing is lost: the next poll resumes after UID {pos}") from None
+        except imaplib.IMAP4.error as e:
+            raise self._fail(f"the server refused: {e}", hint="check [moves] folder") from None
+        finally:
+            _close(conn)
+        return FetchReport(self.name, tuple(new), seen, ())
+
+
+def _quote(folder: str) -> str:
+    return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _fetch_parts(data: list) -> tuple[bytes | None, bytes]:
+    raw = None
+    meta = b""
+    for item in data:
+        if isinstance(item, tuple):
+            meta += item[0]
+            raw = item[1]
+        elif isinstance(item, bytes):
+            meta += item
+    return raw, meta
+
+
+def _close(conn: imaplib.IMAP4) -> None:
+    try:
+        conn.logout()
+    except Exception:  # the connection may already be gone
+        pass
+
+
+# -- phpBB private messages ---------------------------------------------------------------------
+
+@dataclass
+class PhpbbPmSource:
+    """The host's phpBB inbox (ЛС), over the forum client's logged-in session.
+
+    ``client`` is a ``forum.client.ForumClient``; each new message's view page is stored raw
+    (key ``pm/<msg_id>``), with the PM's own time as the receive time.
+    """
+
+    client: object
+    base_url: str
+    board_tz: object = None
+    folder: str = "inbox"
+    name: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.name = f"phpbb_pm:{self.base_url.rstrip('/')}"
+
+    def inbox_url(self) -> str:
+        return self.base_url.rstrip("/") + f"/ucp.php?i=pm&folder={self.folder}"
+
+    def view_url(self, msg_id: int) -> str:
+        return self.base_url.rstrip("/") + f"/ucp.php?i=pm&mode=view&f=0&p={msg_id}"
+
+    def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
+        from zoneinfo import ZoneInfo
+
+        from ..errors import ForumError
+        from ..forum.pm import parse_pm_inbox, parse_pm_view
+        tz = self.board_tz or ZoneInfo("Europe/Moscow")
+        stored = {m.key for m in store.messages(self.name)}
+        new: list[int] = []
+        errors: list[str] = []
+        try:
+            page = self.client.get_page(self.inbox_url())
+            summaries = parse_pm_inbox(page.body, url=page.url, fetched_at=page.fetched_at,
+                                       board_tz=tz)
+        except ForumError as e:
+            raise MailboxError(f"cannot read the PM inbox: {e}", source=self.name,
+                               hint="check [forum] url, username and "
+                                    "SCRAPER_MOD_FORUM_PASSWORD") from None
+        # oldest first, so the store's order follows arrival
+        for s in sorted(summaries, key=lambda s: s.msg_id):
+            key = f"pm/{s.msg_id}"
+            if key in stored:
+                continue
+            try:
+                view = self.client.get_page(self.view_url(s.msg_id))
+                pm = parse_pm_view(view.body, url=view.url, fetched_at=view.fetched_at,
+                                   board_tz=tz)
+            except ForumError as e:
+                errors.append(f"{self.name}: message {s.msg_id}: {e}")
+                continue
+            received = pm.earliest if pm.precision in ("second", "minute") else pm.latest
+            mid, is_new = store.add_message(self.name, key, view.body, received_at=received,
+                                            stored_at=now)
+            if is_new:
+                new.append(mid)
+        return FetchReport(self.name, tuple(new), len(summaries), tuple(errors))
+
+
+def source_for(game, *, client_factory: Callable[[], object] | None = None,
+               ssl_context: ssl.SSLContext | None = None) -> MoveSource:
+    """The move source configured in a game's ``[moves]``."""
+    m = game.moves
+    if m.source is None:
+        from ..errors import ConfigError
+        raise ConfigError("no move source configured", path=str(game.path), key="moves.source",
+                          hint='set source = "maildir", "imap", "queue" or "phpbb_pm"')
+    folder = game.folder / m.path
+    if m.source == "maildir":
+        return MaildirSource(folder)
+    if m.source == "queue":
+        return QueueSource(folder)
+    if m.source == "imap":
+        return ImapSource(m.host, port=m.port, username=m.username, folder=m.folder,
+                          security=m.security, ssl_context=ssl_context)
+    if m.source == "phpbb_pm":
+        if not game.forum.url:
+            from ..errors import ConfigError
+            raise ConfigError("the PM source needs the board", path=str(game.path),
+                              key="forum.url")
+        if client_factory is None:
+            from ..forum.client import ForumClient
+            client = ForumClient(base_url=game.forum.url, username=game.forum.username,
+                                 min_delay=game.forum.min_delay, timeout=game.forum.timeout,
+                                 retries=game.forum.retries)
+        else:
+            client = client_factory()
+        return PhpbbPmSource(client, game.forum.url, board_tz=game.timezone)
+    raise MailboxError(f"unknown move source {m.source!r}")
