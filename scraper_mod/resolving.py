@@ -230,6 +230,7 @@ class DayReport:
     next_deadline: datetime | None
     next_deadline_regular: datetime | None = None   # what it would be unmoved (R1.4)
     deadline_regular: datetime | None = None        # this day's unmoved deadline (R1.4)
+    next_day_merged: bool = False          # the next day runs over a weekend (R1.3)
     candidates: tuple[Candidate, ...] = ()
     not_voting: tuple[str, ...] = ()
     lynch_by: str | None = None
@@ -350,9 +351,7 @@ def _template_context(r: DayReport) -> dict:
     if lynched is not None:
         lynched_votes = next((c.votes for c in r.candidates if c.target == lynched.player), 0)
     counted_voters = sum(c.votes for c in r.candidates)
-    weekend = (r.next_deadline is not None
-               and r.next_deadline - r.newspaper_at > timedelta(hours=25)
-               and not _moved(r.next_deadline, r.next_deadline_regular))
+    weekend = r.next_day_merged and not _moved(r.next_deadline, r.next_deadline_regular)
     mafia_alive = sorted((n for n in alive_after if r.roles.get(n) and r.roles[n].is_mafia),
                          key=_order_key(r))
     orders = r.orders

@@ -77,7 +77,8 @@ def votes_lynch() -> DayReport:
                        killed=(Death("NightOwl", Role.SERGEANT, "mafia"),),
                        checks=(CheckResult("Ёжик в тумане", "Big Joe", "mafia"),),
                        alive=alive, story="Его нашли утром в парке, у пруда с утками...")
-    return base(1, result=result, lynch_by="votes", next_deadline=t(17, 20, 0), candidates=(
+    return base(1, result=result, lynch_by="votes", next_deadline=t(17, 20, 0),
+                next_day_merged=True, candidates=(
         cand("Маша_2", ("Игрок-7", t(15, 12, 36, 5), 31), ("doc_Holiday", t(15, 19, 47, 12), 43),
              ("Вася", t(15, 19, 52), 44), ("Big Joe", t(15, 19, 55, 30), 45),
              ("Ёжик в тумане", t(15, 19, 59, 1), 47), ("Алексей", t(15, 19, 59, 59), 48)),
@@ -162,7 +163,7 @@ def vsb_miss() -> DayReport:
                        alive=alive_minus(alive_before, "Маша_2"), vsb_protected=True,
                        checks=(CheckResult("Ёжик в тумане", "Вася", "boss"),))
     return base(2, result=result, lynch_by="random", alive_before=alive_before,
-                deadline=t(18, 12, 0), deadline_regular=t(17, 20, 0),
+                deadline=t(18, 12, 0), deadline_regular=t(17, 20, 0), newspaper_at=t(18, 21, 0),
                 next_deadline=t(19, 20, 0), sergeant=None, cursor_before=9, cursor_after=4,
                 not_voting=alive_before,
                 moves=(move("Big Joe", "kill", "Игрок-7", t(18, 1, 0),
