@@ -304,6 +304,7 @@ class _Failure:
     kind: str                          # "status" | "truncate" | "drop"
     status: int = 503
     retry_after: str | None = None
+    match: str | None = None           # only requests whose target contains this
 
 
 def _now_from(clock) -> Callable[[], datetime]:
@@ -431,22 +432,25 @@ class LocalBoard:
 
     # -- failure injection ----------------------------------------------------------------
     def fail_next(self, n: int = 1, *, status: int = 503,
-                  retry_after: int | str | None = None) -> None:
-        """The next ``n`` requests get HTTP ``status`` (with ``Retry-After`` if given)."""
+                  retry_after: int | str | None = None, match: str | None = None) -> None:
+        """The next ``n`` requests get HTTP ``status`` (with ``Retry-After`` if given).
+
+        ``match``: only requests whose path and query contain this text (e.g. ``"start=25"``).
+        """
         with self._lock:
             self._failures += [_Failure("status", status,
-                                        None if retry_after is None else str(retry_after))
-                               for _ in range(n)]
+                                        None if retry_after is None else str(retry_after),
+                                        match) for _ in range(n)]
 
-    def truncate_next(self, n: int = 1) -> None:
+    def truncate_next(self, n: int = 1, *, match: str | None = None) -> None:
         """The next ``n`` pages are cut in the middle (a complete HTTP answer, broken HTML)."""
         with self._lock:
-            self._failures += [_Failure("truncate") for _ in range(n)]
+            self._failures += [_Failure("truncate", match=match) for _ in range(n)]
 
-    def drop_next(self, n: int = 1) -> None:
+    def drop_next(self, n: int = 1, *, match: str | None = None) -> None:
         """The next ``n`` connections are closed without an answer."""
         with self._lock:
-            self._failures += [_Failure("drop") for _ in range(n)]
+            self._failures += [_Failure("drop", match=match) for _ in range(n)]
 
     def expire_sessions(self) -> None:
         """Forget every logged-in session (as phpBB does after session_length)."""
@@ -468,7 +472,7 @@ class LocalBoard:
         Handler.board = board
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever,
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,),
                                         name="LocalBoard", daemon=True)
         self._thread.start()
         return self
@@ -655,12 +659,18 @@ class LocalBoard:
                           body=body, user=user)
 
     def render_login(self, *, sid: str, redirect: str, heading: str | None = None,
-                     error: str | None = None, section: str = "ucp") -> str:
-        """The login form (``ucp.php?mode=login`` or a "login required" page)."""
+                     error: str | None = None, section: str = "ucp",
+                     index_redirect: bool = False) -> str:
+        """The login form (``ucp.php?mode=login`` or a "login required" page).
+
+        The real ``ucp.php?mode=login`` page carries a second hidden ``redirect``
+        (``index.php``) after ``sid``; PHP takes the last one (``index_redirect=True``).
+        """
         s = self.s
         creation = int(self.now().timestamp())
         token = self._form_token(sid, creation)
         err = f'\t\t<div class="error">{_esc(error)}</div>\n' if error else ""
+        extra = '<input type="hidden" name="redirect" value="index.php" />\n' if index_redirect else ""
         body = f"""<form action="./ucp.php?mode=login" method="post" id="login" data-focus="username">
 <div class="panel">
 	<div class="inner">
@@ -690,7 +700,7 @@ class LocalBoard:
 		<dl>
 			<dt>&nbsp;</dt>
 			<dd><input type="hidden" name="sid" value="{sid}" />
-<input type="submit" name="login" tabindex="6" value="{s["login"]}" class="button1" /></dd>
+{extra}<input type="submit" name="login" tabindex="6" value="{s["login"]}" class="button1" /></dd>
 		</dl>
 		</fieldset>
 	</div>
@@ -941,7 +951,10 @@ class LocalBoard:
         """Answer one request: (status, headers, body, failure to apply)."""
         with self._lock:
             self.requests.append((method, target))
-            failure = self._failures.pop(0) if self._failures else None
+            failure = next((f for f in self._failures
+                            if f.match is None or f.match in target), None)
+            if failure is not None:
+                self._failures.remove(failure)
             if failure is not None and failure.kind in ("status", "drop"):
                 headers = {}
                 if failure.retry_after is not None:
@@ -1012,7 +1025,8 @@ class LocalBoard:
                headers: dict[str, str]) -> tuple[int, dict[str, str], str]:
         redirect = q.get("redirect") or "./ucp.php?mode=login"
         if method != "POST":
-            return 200, headers, self.render_login(sid=sid, redirect=redirect)
+            return 200, headers, self.render_login(sid=sid, redirect=redirect,
+                                                   index_redirect="redirect" not in q)
         creation = int(form["creation_time"]) if form.get("creation_time", "").isdigit() else 0
         diff = int(self.now().timestamp()) - creation
         token_ok = (form.get("form_token") == self._form_token(sid, creation)
