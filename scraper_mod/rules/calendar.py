@@ -90,7 +90,7 @@ class Calendar:
     def _scheduled_deadline(self, begins: datetime) -> datetime:
         """The first deadline wall time after ``begins``, pushed past weekend days (R1.3)."""
         d = begins.date()
-        while _local(d, self.deadline_time, self.tz) <= begins:
+        while _aware(_local(d, self.deadline_time, self.tz)) <= _aware(begins):
             d += timedelta(days=1)
         while self._weekend(d):
             d += timedelta(days=1)
@@ -99,7 +99,7 @@ class Calendar:
     def _next_start(self, after: datetime) -> datetime:
         """The first ``day_start`` wall time at or after ``after``."""
         d = after.date()
-        while _local(d, self.day_start_time, self.tz) < after:
+        while _aware(_local(d, self.day_start_time, self.tz)) < _aware(after):
             d += timedelta(days=1)
         return _local(d, self.day_start_time, self.tz)
 
@@ -114,7 +114,7 @@ class Calendar:
             begins = (_local(self.start, self.day_start_time, self.tz) if k == 1
                       else self._next_start(days[-1][1]))
             ends = self.moved.get(k) or self._scheduled_deadline(begins)
-            if ends <= begins:
+            if _aware(ends) <= _aware(begins):
                 raise RulesError(
                     f"day {k}: the deadline {ends.isoformat()} is not after the day's start "
                     f"{begins.isoformat()}", hint="check the moved deadline in [[days]]")
@@ -141,10 +141,10 @@ class Calendar:
     def day_at(self, instant: datetime) -> int:
         """The day n whose ``[day_start(n), day_start(n+1))`` holds ``instant``; 0 before day 1."""
         t = _aware(instant)
-        if t < self._day(1)[0]:
+        if t < _aware(self._day(1)[0]):
             return 0
         n = 1
-        while self._day(n + 1)[0] <= t:
+        while _aware(self._day(n + 1)[0]) <= t:
             n += 1
         return n
 
@@ -152,7 +152,7 @@ class Calendar:
         """The last day whose deadline is at or before ``instant`` (0 if none)."""
         t = _aware(instant)
         n = 0
-        while self._day(n + 1)[1] <= t:
+        while _aware(self._day(n + 1)[1]) <= t:
             n += 1
         return n
 
@@ -162,7 +162,9 @@ class Calendar:
 
 
 def _aware(t: datetime) -> datetime:
+    """``t`` in UTC. Aware datetimes sharing one ZoneInfo compare and subtract by wall time
+    in Python, which is wrong across a DST change; UTC makes every comparison real time."""
     if t.tzinfo is None:
         raise RulesError("a naive datetime was given to the calendar",
                          hint="pass timezone-aware instants (R1.1)")
-    return t
+    return t.astimezone(timezone.utc)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import ConfigError, RulesError
@@ -60,9 +60,10 @@ class ReplayDay:
 def play_day(state: GameState, day: DayInput, options: RuleOptions, *,
              deadline: datetime | None = None) -> ReplayDay:
     """R2, R3, R6 for one day. Votes at or after ``deadline`` are late (R2.6)."""
+    cut = deadline.astimezone(timezone.utc) if deadline is not None else None
     late = tuple(Rejection(v.post_id, v.voter, v.target, "late") for v in day.votes
-                 if deadline is not None and v.at >= deadline)
-    on_time = [v for v in day.votes if deadline is None or v.at < deadline]
+                 if cut is not None and v.at.astimezone(timezone.utc) >= cut)
+    on_time = [v for v in day.votes if cut is None or v.at.astimezone(timezone.utc) < cut]
     tally = count_votes(on_time, alive=state.alive, frozen=state.frozen_today(),
                         self_votes=options.self_votes)
     if not state.order:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 
 from .model import RuleOptions, Vote
 from .randomlist import pick_random
@@ -106,12 +106,21 @@ def _sort_key(nick: str) -> tuple[str, str]:
     return (nick.casefold(), nick)
 
 
+def _utc(t: datetime) -> datetime:
+    # Aware datetimes sharing a ZoneInfo compare by wall time in Python; UTC is real time.
+    return t.astimezone(timezone.utc)
+
+
+def _vote_key(v: Vote) -> tuple[datetime, int]:
+    return (_utc(v.at), v.post_id)
+
+
 def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable[str] = (),
                 self_votes: bool = True) -> Tally:
     """R2.5, R2.8: each alive, unfrozen voter's latest valid vote, and the counts."""
     alive_set = set(alive)
     frozen_set = {f for f in frozen if f in alive_set}
-    ordered = sorted(votes, key=lambda v: (v.at, v.post_id))
+    ordered = sorted(votes, key=_vote_key)
     rejected: list[Rejection] = []
     latest: dict[str, Vote] = {}
     since: dict[str, datetime] = {}  # start of the voter's current run for the same target
@@ -134,13 +143,13 @@ def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable
         latest[v.voter] = v
 
     by_target: dict[str, list[str]] = {}
-    for voter in sorted(latest, key=lambda x: (since[x], latest[x].post_id, _sort_key(x))):
+    for voter in sorted(latest, key=lambda x: (_utc(since[x]), latest[x].post_id, _sort_key(x))):
         by_target.setdefault(latest[voter].target, []).append(voter)
     counts = [Count(target=t, votes=len(vs), voters=tuple(vs),
-                    reached_at=max(since[x] for x in vs))
+                    reached_at=max((since[x] for x in vs), key=_utc))
               for t, vs in by_target.items()]
-    counts.sort(key=lambda c: (-c.votes, c.reached_at, _sort_key(c.target)))
-    counted = tuple(sorted(latest.values(), key=lambda v: (v.at, v.post_id)))
+    counts.sort(key=lambda c: (-c.votes, _utc(c.reached_at), _sort_key(c.target)))
+    counted = tuple(sorted(latest.values(), key=_vote_key))
     not_voting = tuple(sorted((p for p in alive_set if p not in latest and p not in frozen_set),
                               key=_sort_key))
     return Tally(votes=counted, counts=tuple(counts), not_voting=not_voting,
