@@ -12,8 +12,8 @@
 So the mafia stays near a quarter of the table and the Maniac and ВСБ, who make small games
 lopsided, come in only when there is room. ``[deal]`` counts override these one role at a
 time; civilians always fill the rest. Roles the game file already gives are kept and count
-toward the setup; only the missing ones are drawn, with an injected ``rng`` (by default
-``secrets.SystemRandom``). A duty mafioso named in the file but without a role is dealt a
+toward the setup (one the setup lacks takes a civilian's place); only the missing ones are
+drawn, with an injected ``rng`` (by default ``secrets.SystemRandom``). A duty mafioso named in the file but without a role is dealt a
 mafia role.
 """
 
@@ -87,14 +87,26 @@ def deal_roles(players: Sequence[Player], counts: Mapping[str, int] | None = Non
                duty: str | None = None, rng: Random | None = None) -> dict[str, Role]:
     """R4: every player's role; the file's roles are kept, the missing ones drawn."""
     rng = rng or secrets.SystemRandom()
-    need = setup_counts(len(players), counts)
     given = {p.nick: p.role for p in players if p.role is not None}
+    for role in SINGLE_ROLES:
+        holders = [n for n, r in given.items() if r is role]
+        if len(holders) > 1:
+            raise RulesError(f"the game file gives the role {role.value} to "
+                             f"{', '.join(holders)}; the rules allow one")
+    if len(given) == len(players):
+        return {p.nick: given[p.nick] for p in players}
+    need = setup_counts(len(players), counts)
     for role in given.values():
         need[role] -= 1
-    over = [r.value for r, v in need.items() if v < 0]
-    if over:
-        raise RulesError(f"the game file gives more players the role {over[0]} than the "
-                         "setup has", hint="fix [[players]] role or the [deal] counts")
+    # A role the file gives beyond the setup (a Maniac in a small game) takes a civilian's
+    # place; only when no civilian place is left is the file at odds with the setup.
+    for role in _ROLE_ORDER:
+        if role is not Role.CIVILIAN and need[role] < 0:
+            need[Role.CIVILIAN] += need[role]
+            need[role] = 0
+    if need[Role.CIVILIAN] < 0:
+        raise RulesError("the game file gives more special roles than the setup has places "
+                         "for", hint="fix [[players]] role or the [deal] counts")
     pool: list[Role] = [r for r in _ROLE_ORDER for _ in range(need[r])]
     open_nicks = [p.nick for p in players if p.role is None]
     if len(pool) != len(open_nicks):  # pragma: no cover - setup_counts guarantees it
