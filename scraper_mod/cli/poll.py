@@ -1,14 +1,94 @@
-"""`scraper-mod poll` (placeholder until its issue lands)."""
+"""`scraper-mod poll GAME [--full]`: one poll of the current day's topic and the move source;
+stores what is new and prints a short summary."""
 
 from __future__ import annotations
 
-from ..errors import ScraperModError
+import importlib
+
+from ..errors import ForumError
+from .common import add_game_argument
 
 
 def register(sub) -> None:
-    p = sub.add_parser("poll", help="(not built yet)")
+    p = sub.add_parser(
+        "poll", help="one poll of the current day's topic and the move source",
+        description="Reads the current day's topic (only its last known page unless it grew, "
+                    "or every page with --full) and the night-move source once, and stores "
+                    "what is new in the game's state file.")
+    add_game_argument(p)
+    p.add_argument("--full", action="store_true",
+                   help="re-read every page of the topic (records edits and deletions)")
+    p.add_argument("--day", type=int, help="the day whose topic to read (default: the current)")
     p.set_defaults(func=run)
 
 
+def _load_intake():
+    """MOVES' intake module, or None when this build has none."""
+    try:
+        return importlib.import_module("scraper_mod.moves.intake")
+    except ModuleNotFoundError as e:
+        if e.name in ("scraper_mod.moves", "scraper_mod.moves.intake"):
+            return None
+        raise
+
+
+def _moves_summary(report) -> str:
+    fetch = getattr(report, "fetch", None)
+    parts = []
+    if fetch is not None:
+        parts.append(f"{len(fetch.new)} new message(s) from {fetch.source}")
+    answers = getattr(report, "answers", ())
+    parts.append(f"{len(answers)} answer(s) written")
+    dups = getattr(report, "duplicates", ())
+    if dups:
+        parts.append(f"{len(dups)} duplicate(s)")
+    errors = tuple(getattr(report, "errors", ())) + tuple(getattr(fetch, "errors", ()) or ())
+    if errors:
+        parts.append(f"{len(errors)} error(s)")
+    return ", ".join(parts), errors
+
+
 def run(args) -> int:
-    raise ScraperModError("'poll' is not built yet")
+    from ..context import open_game
+    from ..forum.poller import poll_day
+
+    ctx = open_game(args.game)
+    status = 0
+    try:
+        now = ctx.now()
+        day = args.day if args.day is not None else ctx.calendar().day_at(now)
+        if day <= 0:
+            print(f"forum: the game has not started yet (day 1 starts "
+                  f"{ctx.calendar().day_start(1).isoformat()})")
+        elif not ctx.topic_for_day(day):
+            print(f"forum: day {day} has no topic yet "
+                  f"(add it under [[days]] or with `scraper-mod day`)")
+        else:
+            try:
+                report = poll_day(ctx, day, full=args.full)
+            except ForumError as e:
+                report = getattr(e, "report", None)
+                print(f"forum: day {day}: {report.summary() if report else 'failed'}")
+                print(f"  error: {e}")
+                status = 1
+            else:
+                print(f"forum: day {day}: {report.summary()}")
+                for err in report.errors:
+                    print(f"  error: {err}")
+                if report.errors:
+                    status = 1
+        intake = _load_intake()
+        if intake is None or not hasattr(intake, "poll_moves"):
+            print("moves: no source configured")
+        elif not ctx.game.moves.source:
+            print("moves: no source configured")
+        else:
+            summary, errors = _moves_summary(intake.poll_moves(ctx))
+            print(f"moves: {summary}")
+            for err in errors:
+                print(f"  error: {err}")
+            if errors:
+                status = 1
+    finally:
+        ctx.close()
+    return status

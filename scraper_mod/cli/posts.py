@@ -1,14 +1,132 @@
-"""`scraper-mod posts` (placeholder until its issue lands)."""
+"""`scraper-mod posts URL_OR_FILE [--json]`: the posts of a topic page, a saved file, or a
+whole topic read from the board (CONTRACT.md)."""
 
 from __future__ import annotations
 
-from ..errors import ScraperModError
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from ..errors import ConfigError, ForumError
+from ..forum.model import Post, TopicPage
+from .common import parse_time_arg, print_json
 
 
 def register(sub) -> None:
-    p = sub.add_parser("posts", help="(not built yet)")
+    p = sub.add_parser(
+        "posts", help="print the posts of a topic (a URL: every page) or of saved pages",
+        description="Reads a phpBB topic and prints its posts. A URL is fetched from the "
+                    "board, all its pages from the one given on; a file is a saved page.")
+    p.add_argument("sources", metavar="URL_OR_FILE", nargs="+",
+                   help="a topic URL (…/viewtopic.php?t=N) or saved page file(s), in order")
+    p.add_argument("--json", action="store_true", help="JSON as in CONTRACT.md")
+    p.add_argument("--tz", default="Europe/Moscow",
+                   help="the board's time zone (default Europe/Moscow)")
+    p.add_argument("--single-page", action="store_true",
+                   help="with a URL: only that page, not the pages after it")
+    p.add_argument("--fetched-at", metavar="TIME",
+                   help="with a file: when it was saved (ISO 8601, board time without an "
+                        "offset); needed to date «Сегодня» / «N минут назад»")
+    p.add_argument("--username", help="log in as this user (password: "
+                                      "SCRAPER_MOD_FORUM_PASSWORD)")
+    p.add_argument("--min-delay", type=float, default=1.0,
+                   help="seconds between two requests to the board (default 1)")
     p.set_defaults(func=run)
 
 
+def post_json(post: Post, tz: ZoneInfo | None = None) -> dict:
+    """One post as CONTRACT.md's ``posts --json`` object (plus a few extra fields), times in
+    ``tz`` (default: as parsed, in the board's zone)."""
+    def t(v):
+        return (v.astimezone(tz) if tz else v).isoformat() if v else None
+    return {
+        "post_id": post.post_id,
+        "author": post.author,
+        "author_id": post.author_id,
+        "posted_at": t(post.posted_at),
+        "precision": post.precision,
+        "edited_at": t(post.edited_at),
+        "edited_by": post.edited_by,
+        "edit_count": post.edit_count,
+        "edit_reason": post.edit_reason,
+        "page_url": post.page_url,
+        "colored": [{"color": c.color, "text": c.text} for c in post.colored],
+        "bold": list(post.bold),
+        "quotes": list(post.quotes),
+        "text": post.text,
+    }
+
+
+def _is_url(s: str) -> bool:
+    return s.startswith(("http://", "https://"))
+
+
+def _read(args, tz: ZoneInfo) -> list[TopicPage]:
+    from ..forum.parser import parse_topic_file
+
+    pages: list[TopicPage] = []
+    urls = [s for s in args.sources if _is_url(s)]
+    if urls and len(args.sources) > 1:
+        raise ConfigError("give one URL, or one or more files, not both",
+                          hint="a URL reads the whole topic by itself")
+    if urls:
+        from ..forum.client import ForumClient
+        from ..forum.poller import fetch_topic
+        url = urls[0]
+        client = ForumClient(base_url=url.split("viewtopic.php")[0] if "viewtopic.php" in url
+                             else url, username=args.username, min_delay=args.min_delay)
+        return fetch_topic(client, url, board_tz=tz, single_page=args.single_page)
+    fetched_at = parse_time_arg(args.fetched_at, tz, name="--fetched-at") \
+        if args.fetched_at else None
+    for s in args.sources:
+        path = Path(s)
+        if not path.is_file():
+            raise ForumError("no such file, and not an http(s) URL", url=s,
+                             hint="give a saved topic page or a …/viewtopic.php?t=N link")
+        pages.append(parse_topic_file(path, fetched_at=fetched_at, board_tz=tz))
+    return pages
+
+
+def _text(pages: list[TopicPage], tz: ZoneInfo) -> str:
+    out: list[str] = []
+    for page in pages:
+        flags = " (locked)" if page.locked else ""
+        tid = f" t={page.topic_id}" if page.topic_id is not None else ""
+        out.append(f"== {page.title}{tid}: page {page.page} of {page.page_count}, "
+                   f"{len(page.posts)} post(s){flags}")
+        for p in page.posts:
+            when = p.posted_at.astimezone(tz)
+            shown = when.strftime("%Y-%m-%d %H:%M:%S" if p.precision == "second"
+                                  else "%Y-%m-%d %H:%M")
+            approx = "" if p.precision == "second" else f" ({p.precision})"
+            uid = f" [{p.author_id}]" if p.author_id is not None else ""
+            out.append(f"#{p.post_id}  {p.author}{uid}  {shown} {when:%z}{approx}")
+            if p.edit_count:
+                edited = p.edited_at.astimezone(tz).strftime("%Y-%m-%d %H:%M") \
+                    if p.edited_at else "?"
+                reason = f": {p.edit_reason}" if p.edit_reason else ""
+                out.append(f"    edited {p.edit_count}x by {p.edited_by or p.author} "
+                           f"at {edited}{reason}")
+            if p.colored:
+                out.append("    colored: " + ", ".join(f"{c.text} ({c.color})"
+                                                       for c in p.colored))
+            if p.quotes:
+                out.append("    quotes: " + ", ".join(f"#{q}" for q in p.quotes))
+            for line in (p.text or "").splitlines() or [""]:
+                out.append(f"    {line}" if line else "")
+            out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
 def run(args) -> int:
-    raise ScraperModError("'posts' is not built yet")
+    try:
+        tz = ZoneInfo(args.tz)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"--tz: unknown time zone {args.tz!r}",
+                          hint='e.g. "Europe/Moscow"') from None
+    pages = _read(args, tz)
+    if args.json:
+        print_json([post_json(p, tz) for page in pages for p in page.posts])
+    else:
+        print(_text(pages, tz), end="")
+    return 0
+

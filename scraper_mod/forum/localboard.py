@@ -119,6 +119,26 @@ _COLOR_RE = re.compile(r"^(#[0-9A-Fa-f]{6}|#[0-9A-Fa-f]{3}|[A-Za-z]{3,20})$")
 _ATTR_RE = re.compile(r'([a-z_]+)=("([^"]*)"|[^\s"]+)')
 
 
+# phpBB's default smilies (a few): code -> (image, width, height, title)
+_SMILIES = {
+    ":D": ("icon_e_biggrin.gif", 15, 17, "Very Happy"),
+    ":)": ("icon_e_smile.gif", 15, 17, "Smile"),
+    ";)": ("icon_e_wink.gif", 15, 17, "Wink"),
+    ":(": ("icon_e_sad.gif", 15, 17, "Sad"),
+    ":P": ("icon_razz.gif", 15, 15, "Razz"),
+    ":?": ("icon_e_confused.gif", 15, 17, "Confused"),
+}
+_SMILEY_RE = re.compile(r"(?<![^\s>])(" + "|".join(re.escape(k) for k in _SMILIES) + r")(?=\s|$|<)")
+
+
+def _smilies(html_text: str) -> str:
+    def img(m: re.Match) -> str:
+        file, w, h, title = _SMILIES[m.group(1)]
+        return (f'<img class="smilies" src="./images/smilies/{file}" width="{w}" height="{h}" '
+                f'alt="{m.group(1)}" title="{title}">')
+    return _SMILEY_RE.sub(img, html_text)
+
+
 @dataclass
 class _Node:
     tag: str                        # "" for the root
@@ -200,7 +220,7 @@ class BBCodeRenderer:
         return self._children(_parse_bbcode(src).children)
 
     def _text(self, text: str) -> str:
-        return _esc(text).replace("\n", "<br>\n")
+        return _smilies(_esc(text)).replace("\n", "<br>\n")
 
     def _children(self, children) -> str:
         out = []
@@ -272,6 +292,8 @@ class BoardUser:
     rank: str | None = None
     signature: str | None = None       # BBCode
     joined: datetime = datetime(2023, 9, 1, 10, 0, tzinfo=timezone.utc)
+    posts: int | None = None           # the profile's post count (default: counted here)
+    online: bool = False               # prosilver marks the posts of online users
 
 
 @dataclass
@@ -358,10 +380,14 @@ class LocalBoard:
 
     # -- the model ------------------------------------------------------------------------
     def add_user(self, name: str, user_id: int, *, colour: str | None = None,
-                 rank: str | None = None, signature: str | None = None) -> BoardUser:
+                 rank: str | None = None, signature: str | None = None,
+                 joined: datetime | None = None, posts: int | None = None,
+                 online: bool = False) -> BoardUser:
         """Register a user (posts create unknown users on the fly)."""
         with self._lock:
-            u = BoardUser(user_id, name, colour, rank, signature)
+            u = BoardUser(user_id, name, colour, rank, signature, posts=posts, online=online)
+            if joined is not None:
+                u.joined = joined
             self.users[user_id] = u
             return u
 
@@ -537,8 +563,7 @@ class LocalBoard:
 
     def _bbcode(self) -> BBCodeRenderer:
         ids = {u.name: u.user_id for u in self.users.values()}
-        return BBCodeRenderer(strings=self.s, format_date=lambda t: self.format_date(
-            t, relative=False), user_ids=ids)
+        return BBCodeRenderer(strings=self.s, format_date=self.format_date, user_ids=ids)
 
     def _page(self, *, title: str, section: str, body: str, canonical: str | None = None,
               user: int = 1, redirect: str = "index.php") -> str:
@@ -776,10 +801,11 @@ class LocalBoard:
         s = self.s
         u = self.users.get(p.author_id) or BoardUser(p.author_id, p.author)
         link = self._user_link(p.author_id, p.author)
-        posts_by = sum(1 for t in self.topics.values() for q in t.posts
-                       if q.author_id == p.author_id)
-        rank = f'\t\t\t\t\t\t<dd class="profile-rank">{_esc(u.rank)}</dd>\t\t\t\n' if u.rank else ""
-        by = f"{s['by']} " if s["by"] else ""
+        posts_by = u.posts if u.posts is not None else sum(
+            1 for t in self.topics.values() for q in t.posts if q.author_id == p.author_id)
+        rank = (f'\t\t\t\t\t\t<dd class="profile-rank">{_esc(u.rank)}</dd>\t\t\t\n' if u.rank
+                else "\t\t\t\t\t\t\t\t\t\n")
+        by = s["by"]
         notice = ""
         if p.edit_count:
             editor_id = next((x.user_id for x in self.users.values() if x.name == p.edited_by),
@@ -796,15 +822,18 @@ class LocalBoard:
             reason = (f'\n\t\t\t\t\t<br /><strong>{s["reason"]}:</strong> <em>'
                       f'{_esc(p.edit_reason)}</em>' if p.edit_reason else "")
             notice = (f'\t\t\t\t\t\t\t\t\t\t\t\t\t<div class="notice">\n\t\t\t\t\t{text}'
-                      f'{reason}\t\t\t\t</div>\n')
-        sig = ""
+                      f'{reason}\t\t\t\t</div>\n\t\t\t\n')
+        else:
+            notice = "\t\t\t\t\t\t\t\t\t\n"
+        sig = "\t\t\t\t\t\t\t\t\t\t\n"
         if u.signature:
             sig = (f'\t\t\t\t\t\t\t<div id="sig{p.post_id}" class="signature">'
                    f'{bb.render(u.signature)}</div>\t\t\t\n')
         shown = self.format_date(p.posted_at)
         iso = p.posted_at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")
         pid = p.post_id
-        return f"""			<div id="p{pid}" class="post has-profile bg{1 if index % 2 else 2}">
+        online = " online" if u.online else ""
+        return f"""			<div id="p{pid}" class="post has-profile bg{1 if index % 2 else 2}{online}">
 		<div class="inner">
 
 		<dl class="postprofile" id="profile{pid}">
@@ -814,6 +843,9 @@ class LocalBoard:
 								{link}							</dt>
 
 {rank}		<dd class="profile-posts"><strong>{s["posts"]}:</strong> <a href="./search.php?author_id={p.author_id}&amp;sr=posts">{posts_by}</a></dd>		<dd class="profile-joined"><strong>{s["joined"]}:</strong> {self.format_date(u.joined, relative=False)}</dd>		
+		
+						
+						
 		</dl>
 
 		<div class="postbody">
@@ -835,7 +867,7 @@ class LocalBoard:
 									<a class="unread" href="./viewtopic.php?p={pid}#p{pid}" title="{s["post"]}">
 						<i class="icon fa-file fa-fw icon-lightgray icon-md" aria-hidden="true"></i><span class="sr-only">{s["post"]}</span>
 					</a>
-								<span class="responsive-hide">{by}<strong>{link}</strong> &raquo; </span><time datetime="{iso}">{shown}</time>
+								<span class="responsive-hide">{by} <strong>{link}</strong> &raquo; </span><time datetime="{iso}">{shown}</time>
 			</p>
 			
 			
@@ -845,8 +877,7 @@ class LocalBoard:
 
 			
 			
-{notice}			
-						
+{notice}						
 {sig}						</div>
 
 		</div>

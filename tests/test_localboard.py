@@ -1,0 +1,386 @@
+"""LocalBoard: its pages are what phpBB 3.3.15 prosilver renders, as the parser reads them.
+
+The fidelity tests rebuild the real topic t=4 of fixtures/phpbb (its BBCode sources and times
+from that folder's ground truth) on a LocalBoard and check that the parser reads the board's
+pages exactly as it reads the real pages, in both board languages and with relative dates.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+import requests
+
+from scraper_mod.clock import FakeClock
+from scraper_mod.errors import (BoardDisabledError, LoginRequiredError, TopicNotFoundError)
+from scraper_mod.forum.client import ForumClient, find_login_form
+from scraper_mod.forum.localboard import BBCodeRenderer, LocalBoard
+from scraper_mod.forum.parser import parse_forum_page, parse_topic_page
+
+MSK = ZoneInfo("Europe/Moscow")
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "phpbb"
+
+# Topic t=4 «День 1 — голосование» of the real board: (post id, author, user id, UTC time,
+# BBCode source as shown), and the one edited post: editor, Moscow time, reason, old text.
+T4_POSTS = [
+    (63, 'admin', 2, '2024-04-08T18:00:00+00:00', '[b]Игра 2. День 1.[/b] Роли розданы, город засыпает и просыпается.\n\nГолосование открыто до [b]20:00 МСК вторника, 9 апреля[/b]. Голос — ник игрока цветом (например, красным). Жирный шрифт голосом не считается. Голоса после 20:00 не засчитываются.\n\nЖивы: Вася, Маша_2, Big Joe, Алексей, NightOwl, Игрок-7, Ёжик в тумане, doc_Holiday.'),
+    (64, 'Вася', 58, '2024-04-08T18:07:12+00:00', 'Всем привет! Первый день, голосуем наугад?'),
+    (65, 'NightOwl', 62, '2024-04-08T18:15:40+00:00', '[color=#FF0000]Big Joe[/color] — просто так, для затравки.'),
+    (66, 'Big Joe', 60, '2024-04-08T18:33:05+00:00', 'Wow, thanks. [color=red]NightOwl[/color] then.'),
+    (67, 'Маша_2', 59, '2024-04-08T19:02:51+00:00', 'Я пока посмотрю.'),
+    (68, 'Ёжик в тумане', 64, '2024-04-08T20:48:19+00:00', '[color=#ff0000]Вася[/color] — слишком бодрый для первого дня.'),
+    (69, 'doc_Holiday', 65, '2024-04-09T05:12:33+00:00', 'Доброе утро. Подозреваю [b]Алексей[/b], но голос пока не даю.'),
+    (70, 'Алексей', 61, '2024-04-09T06:25:00+00:00', '[quote="Ёжик в тумане" post_id=68 time=1712609299 user_id=64][color=#ff0000]Вася[/color] — слишком бодрый для первого дня.[/quote]\nСогласен с Ёжиком: [color=#FF0000]Вася[/color]'),
+    (71, 'Игрок-7', 63, '2024-04-09T07:01:14+00:00', '[quote="NightOwl" post_id=65 time=1712600140 user_id=62][color=#FF0000]Big Joe[/color] — просто так, для затравки.[/quote]\nЗачем голосовать «для затравки»?'),
+    (72, 'Вася', 58, '2024-04-09T07:40:27+00:00', '[color=#FF0000]Ёжик в тумане[/color] — ответка :)'),
+    (73, 'Маша_2', 59, '2024-04-09T08:05:09+00:00', '[color=darkred]Игрок-7[/color] — цепляется к словам.'),
+    (74, 'NightOwl', 62, '2024-04-09T08:52:44+00:00', 'Меняю голос: [color=#FF0000]Алексей[/color] — слишком быстро согласился.'),
+    (75, 'admin', 2, '2024-04-09T09:30:00+00:00', '[b]Напоминание ведущего:[/b] голос оформляется [color=#FF0000]цветом[/color], жирный шрифт не считается. Пока всё корректно.'),
+    (76, 'Big Joe', 60, '2024-04-09T09:47:58+00:00', '[b]Маша_2[/b] is suspicious, but my vote stays.'),
+    (77, 'doc_Holiday', 65, '2024-04-09T10:15:36+00:00', '[color=#0000FF]Big Joe[/color] — синим, потому что красный надоел :)'),
+    (78, 'Игрок-7', 63, '2024-04-09T10:58:02+00:00', '[color=#FF0000]Маша_2[/color] — в ответ.'),
+    (79, 'Ёжик в тумане', 64, '2024-04-09T11:20:47+00:00', 'Голос прежний.'),
+    (80, 'Алексей', 61, '2024-04-09T11:44:10+00:00', 'Кто-нибудь заметил, что [i]doc_Holiday[/i] голосует синим?'),
+    (81, 'Маша_2', 59, '2024-04-09T12:09:31+00:00', '[quote="Игрок-7" post_id=78 time=1712660282 user_id=63][color=#FF0000]Маша_2[/color] — в ответ.[/quote]\nОчень смешно.'),
+    (82, 'Вася', 58, '2024-04-09T12:36:05+00:00', 'Список подозреваемых: Маша_2, Игрок-7, Big Joe. Голос пока оставляю.'),
+    (83, 'NightOwl', 62, '2024-04-09T13:02:48+00:00', '[color=#FF0000]Алексей[/color] — всё ещё.'),
+    (84, 'Big Joe', 60, '2024-04-09T13:25:20+00:00', '[b][color=#FF0000]Алексей[/color][/b] — joining NightOwl.'),
+    (85, 'Игрок-7', 63, '2024-04-09T13:51:37+00:00', 'Хм. [color=#FF0000]Алексей[/color]'),
+    (86, 'doc_Holiday', 65, '2024-04-09T14:18:09+00:00', 'Алексей набирает голоса. Я за [color=#FF0000]Алексей[/color]'),
+    (87, 'Алексей', 61, '2024-04-09T14:40:41+00:00', '[color=#FF0000]NightOwl[/color] — организовал паровоз против меня.'),
+    (88, 'admin', 2, '2024-04-09T15:02:33+00:00', '[b]Осталось меньше двух часов.[/b] Не забывайте про цвет.'),
+    (89, 'Маша_2', 59, '2024-04-09T15:20:15+00:00', 'Мой голос: [color=#FF0000]Алексей[/color]'),
+    (90, 'Ёжик в тумане', 64, '2024-04-09T15:44:50+00:00', '[quote="Алексей" post_id=87 time=1712673641 user_id=61][color=#FF0000]NightOwl[/color] — организовал паровоз против меня.[/quote]\nОправдания. [color=#FF0000]Алексей[/color]'),
+    (91, 'Вася', 58, '2024-04-09T16:05:06+00:00', '[color=#FF0000]Алексей[/color]'),
+    (92, 'NightOwl', 62, '2024-04-09T16:21:48+00:00', 'Ну вот, паровоз поехал.'),
+    (93, 'Big Joe', 60, '2024-04-09T16:40:00+00:00', '[quote="Ёжик в тумане" post_id=90 time=1712677490 user_id=64][color=#FF0000]Алексей[/color][/quote]\n+1'),
+    (94, 'Алексей', 61, '2024-04-09T16:52:17+00:00', 'Последнее слово: я мирный! [color=#FF0000]NightOwl[/color]'),
+    (95, 'Игрок-7', 63, '2024-04-09T16:58:59+00:00', '[b]Алексей[/b] — подтверждаю (голос выше).'),
+    (96, 'Маша_2', 59, '2024-04-09T16:59:30+00:00', '[color=#FF0000]NightOwl[/color] — передумала в последний момент.'),
+    (97, 'Вася', 58, '2024-04-09T17:00:10+00:00', 'Успел? [color=#FF0000]NightOwl[/color]'),
+    (98, 'doc_Holiday', 65, '2024-04-09T17:00:45+00:00', '[color=#FF0000]Маша_2[/color]'),
+    (99, 'NightOwl', 62, '2024-04-09T17:02:30+00:00', 'Поздно, голосование закрыто.'),
+    (100, 'admin', 2, '2024-04-09T17:10:00+00:00', '[b]Голосование закрыто.[/b] Считаю голоса.'),
+    (101, 'admin', 2, '2024-04-09T17:30:00+00:00', '[b]Итоги дня 1:[/b]\n[b]Алексей[/b] — 6\n[b]NightOwl[/b] — 2\nГород сажает [b]Алексея[/b]. Он был [u]мирным жителем[/u].'),
+    (102, 'Алексей', 61, '2024-04-09T17:31:15+00:00', 'Я же говорил :('),
+]
+T4_EDITS = {
+    85: ('Игрок-7', '2024-04-09 17:05:12', 'перепутал ник', 'Хм. [color=#FF0000]Вася[/color]'),
+}
+NAMES = {2: "admin", 58: "Вася", 59: "Маша_2", 60: "Big Joe", 61: "Алексей", 62: "NightOwl",
+         63: "Игрок-7", 64: "Ёжик в тумане", 65: "doc_Holiday"}
+POST_COUNTS = {2: 17, 58: 20, 59: 19, 60: 18, 61: 18, 62: 18, 63: 13, 64: 17, 65: 17}
+SIGNATURE = "[i]Лечу всех, кроме мафии.[/i] [color=#008000]doc_Holiday[/color]"
+FIELDS = ("post_id", "author", "author_id", "posted_at", "precision", "earliest", "latest",
+          "edited_at", "edited_by", "edit_count", "edit_reason", "colored", "bold", "hidden",
+          "quotes", "text")
+
+
+def find_fixture(tail: str) -> bytes:
+    """A saved real page under fixtures/phpbb, by the end of its path."""
+    hits = sorted(p for p in FIXTURES.glob("**/*") if p.as_posix().endswith(tail))
+    if not hits:
+        pytest.skip(f"fixtures/phpbb/**/{tail} is not there yet")
+    return hits[0].read_bytes()
+
+
+class _Addr:
+    server_address = ("127.0.0.1", 8033)   # the real board's address, for same links
+
+
+def t4_board(language: str, *, now: datetime, relative: bool = False,
+             with_edit: bool = True) -> LocalBoard:
+    """The real topic t=4 on a LocalBoard (not started: rendering only)."""
+    b = LocalBoard(language=language, clock=lambda: now, relative_dates=relative)
+    b._server = _Addr()
+    for uid, name in NAMES.items():
+        joined = (datetime(2023, 8, 20, 10, 0, tzinfo=MSK) if uid == 2 else
+                  datetime(2023, 9, 1, 13, 0, tzinfo=MSK) + timedelta(hours=uid - 58))
+        b.add_user(name, uid, signature=SIGNATURE if uid == 65 else None, joined=joined,
+                   posts=POST_COUNTS[uid], colour="AA0000" if uid == 2 else None,
+                   rank="Site Admin" if uid == 2 else None,
+                   online=relative and uid in (2, 58))  # logged in when that folder was saved
+    b.add_topic("День 1 — голосование", topic_id=4)
+    for pid, author, uid, utc, src in T4_POSTS:
+        b.add_post(author, uid, src, datetime.fromisoformat(utc), post_id=pid)
+    if with_edit:
+        for pid, (editor, when, reason, _before) in T4_EDITS.items():
+            b.edit_post(pid, b.find_post(pid).body, reason=reason, editor=editor,
+                        edited_at=datetime.fromisoformat(when).replace(tzinfo=MSK))
+    return b
+
+
+FETCHED = datetime(2026, 12, 2, 13, 13, 42, tzinfo=timezone.utc)
+RELATIVE_CLOCK = datetime(2024, 4, 9, 17, 35, 5, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize("folder,language,relative,now", [
+    ("prosilver-ru", "ru", False, FETCHED),
+    ("prosilver-en", "en", False, FETCHED),
+    ("prosilver-ru-relative-dates", "ru", True, RELATIVE_CLOCK),
+])
+@pytest.mark.parametrize("start", [0, 25])
+def test_parser_reads_localboard_exactly_as_the_real_board(folder, language, relative, now,
+                                                          start):
+    real = find_fixture(f"{folder}/guest_viewtopic_t4_start{start}.html")
+    board = t4_board(language, now=now, relative=relative)
+    url = "http://127.0.0.1:8033/viewtopic.php?t=4" + (f"&start={start}" if start else "")
+    want = parse_topic_page(real, url=url, fetched_at=now)
+    got = parse_topic_page(board.render_topic(4, start).encode(), url=url, fetched_at=now)
+    for f in ("topic_id", "title", "locked", "page", "page_count", "next_url", "style",
+              "language"):
+        assert getattr(got, f) == getattr(want, f), f
+    assert [p.post_id for p in got.posts] == [p.post_id for p in want.posts]
+    for g, w in zip(got.posts, want.posts):
+        for f in FIELDS:
+            assert getattr(g, f) == getattr(w, f), (w.post_id, f)
+    # the shown dates too (absolute, English, or «Вчера, 21:00» / «35 минут назад»)
+    shown = re.compile(r'<time datetime="([^"]+)">([^<]+)</time>')
+    assert shown.findall(board.render_topic(4, start)) == shown.findall(real.decode())
+
+
+@pytest.mark.parametrize("folder,language,relative,now", [
+    ("prosilver-ru", "ru", False, FETCHED),
+    ("prosilver-en", "en", False, FETCHED),
+    ("prosilver-ru-relative-dates", "ru", True, RELATIVE_CLOCK),
+])
+@pytest.mark.parametrize("start", [0, 25])
+def test_rendered_post_markup_is_the_real_markup_byte_for_byte(folder, language, relative, now,
+                                                                start):
+    real = find_fixture(f"{folder}/guest_viewtopic_t4_start{start}.html").decode()
+    mine = t4_board(language, now=now, relative=relative).render_topic(4, start)
+
+    def block(page: str, pid: int) -> str:
+        i = page.index(f'<div id="p{pid}"')
+        return page[i:page.index('<div class="back2top">', i)]
+    for pid, *_ in T4_POSTS[start:start + 25]:   # host posts, signatures, quotes, an edit...
+        assert block(mine, pid) == block(real, pid), pid
+
+
+def test_edit_notice_and_original_text():
+    b = t4_board("ru", now=FETCHED, with_edit=False)
+    _, (editor, when, reason, before) = next(iter(T4_EDITS.items()))
+    b.edit_post(85, before)   # as it stood before the edit: no notice yet
+    b.find_post(85).edit_count = 0
+    page = parse_topic_page(b.render_topic(4, 0).encode(), url="x")
+    p85 = next(p for p in page.posts if p.post_id == 85)
+    assert p85.edit_count == 0 and [c.text for c in p85.colored] == ["Вася"]
+    b.edit_post(85, "Хм. [color=#FF0000]Алексей[/color]", reason=reason, editor=editor,
+                edited_at=datetime.fromisoformat(when).replace(tzinfo=MSK))
+    b.edit_post(85, "Хм. [color=#FF0000]Алексей[/color]!", reason="ещё раз", editor=editor,
+                edited_at=datetime.fromisoformat(when).replace(tzinfo=MSK) + timedelta(hours=1))
+    html = b.render_topic(4, 0)
+    assert "всего редактировалось 2 раза." in html
+    p85 = next(p for p in parse_topic_page(html.encode(), url="x").posts if p.post_id == 85)
+    assert (p85.edit_count, p85.edit_reason, p85.edited_by) == (2, "ещё раз", "Игрок-7")
+    assert p85.edited_at == datetime(2024, 4, 9, 18, 5, tzinfo=MSK)
+
+
+# -- BBCode ---------------------------------------------------------------------------------
+
+def render(src: str, lang: str = "ru") -> str:
+    b = LocalBoard(language=lang)
+    return b._bbcode().render(src)
+
+
+def test_bbcode_subset():
+    assert render("[b]x[/b] [i]y[/i] [u]z[/u]") == (
+        '<strong class="text-strong">x</strong> <em class="text-italics">y</em> '
+        '<span style="text-decoration:underline">z</span>')
+    assert render("[color=#ff0000]Вася[/color]") == '<span style="color:#ff0000">Вася</span>'
+    assert render("[b][color=red]A[/color][/b]") == (
+        '<strong class="text-strong"><span style="color:red">A</span></strong>')
+    assert render("a\nb") == "a<br>\nb"
+    assert render("<script>&") == "&lt;script&gt;&amp;"
+
+
+def test_bbcode_quotes_spoiler_code():
+    q = render('[quote="Ёжик в тумане" post_id=68 time=1712609299 user_id=64]'
+               '[color=#ff0000]Вася[/color][/quote]\n+1')
+    assert q.startswith('<blockquote cite="./viewtopic.php?p=68#p68"><div><cite><a href="./'
+                        'memberlist.php?mode=viewprofile&amp;u=64">Ёжик в тумане</a> писал(а):')
+    assert 'data-post-id="68"' in q and "08 апр 2024, 23:48" in q
+    assert q.endswith('<span style="color:#ff0000">Вася</span></div></blockquote>\n+1')
+    assert render("[quote=Вася]x[/quote]") == (
+        "<blockquote><div><cite>Вася писал(а):</cite>x</div></blockquote>")
+    assert render("[quote]x[/quote]") == '<blockquote class="uncited"><div>x</div></blockquote>'
+    assert render("[spoiler][color=red]A[/color][/spoiler]", "en") == (
+        '<div class="spoiler"><div class="spoiler-title"><strong>Spoiler</strong></div>'
+        '<div class="spoiler-body"><span style="color:red">A</span></div></div>')
+    code = render("[code][color=red]A[/color] <b>[/code]")
+    assert "<pre><code>[color=red]A[/color] &lt;b&gt;</code></pre>" in code
+
+
+def test_bbcode_broken_tags_stay_text():
+    assert render("[b]open") == "[b]open"
+    assert render("close[/b]") == "close[/b]"
+    assert render("[color=javascript:x]A[/color]") == "[color=javascript:x]A[/color]"
+    assert render("[b][i]x[/b]") == '<strong class="text-strong">[i]x</strong>'
+    assert render("[color=red]A [b]B[/color]") == '<span style="color:red">A [b]B</span>'
+
+
+def test_quote_cites_parse_as_quotes():
+    b = LocalBoard(language="en")
+    b._server = _Addr()
+    b.add_topic("Day 1", topic_id=9)
+    first = b.add_post("Вася", 58, "[color=red]Маша_2[/color]", FETCHED)
+    b.add_post("Маша_2", 59, f'[quote="Вася" post_id={first} time=1712609299 user_id=58]'
+                             f'[color=red]Маша_2[/color][/quote]\nNo: [color=blue]Вася[/color]'
+                             f'[spoiler][color=red]Big Joe[/color][/spoiler]', FETCHED)
+    p = parse_topic_page(b.render_topic(9).encode(), url="x").posts[1]
+    assert p.quotes == (first,)
+    assert [(c.color, c.text) for c in p.colored] == [("blue", "Вася")]
+    assert {(h.text, h.where) for h in p.hidden} == {("Маша_2", "quote"), ("Big Joe", "spoiler")}
+
+
+# -- pages and pagination -------------------------------------------------------------------
+
+def test_pagination_like_phpbb_with_ellipsis():
+    b = LocalBoard(language="en", per_page=2)
+    b._server = _Addr()
+    b.add_topic("Long", topic_id=3)
+    for n in range(20):
+        b.add_post("Вася", 58, f"post {n}", FETCHED + timedelta(minutes=n))
+    html = b.render_topic(3, 10)     # page 6 of 10
+    pag = html[html.index('<div class="pagination">'):]
+    pag = pag[:pag.index("</div>")]
+    assert "20 posts" in pag
+    labels = re.findall(r'<li class="active"><span>(\d+)</span>|>(\d+)</a>|(ellipsis)', pag)
+    assert [a or b_ or e for a, b_, e in labels] == [
+        "1", "ellipsis", "4", "5", "6", "7", "8", "ellipsis", "10"]
+    page = parse_topic_page(html.encode(), url="http://127.0.0.1:8033/viewtopic.php?t=3&start=10")
+    assert (page.page, page.page_count) == (6, 10)
+    assert page.next_url == "http://127.0.0.1:8033/viewtopic.php?t=3&start=12"
+    last = parse_topic_page(b.render_topic(3, 999).encode(), url="x")   # clamped like phpBB
+    assert (last.page, last.next_url, [p.text for p in last.posts]) == (10, None,
+                                                                          ["post 18", "post 19"])
+    one = LocalBoard(language="ru")
+    one._server = _Addr()
+    one.add_topic("Один", topic_id=1)
+    one.add_post("Вася", 58, "a", FETCHED)
+    assert "1 сообщение" in one.render_topic(1)
+    assert "Страница <strong>1</strong> из <strong>1</strong>" in one.render_topic(1)
+
+
+def test_locked_topic():
+    b = LocalBoard(language="ru")
+    b._server = _Addr()
+    b.add_topic("День 2", topic_id=5)
+    b.add_post("admin", 2, "Голосование закрыто.", FETCHED)
+    assert parse_topic_page(b.render_topic(5).encode(), url="x").locked is False
+    b.lock()
+    page = parse_topic_page(b.render_topic(5).encode(), url="x")
+    assert page.locked is True and "Тема закрыта" in b.render_topic(5)
+
+
+# -- the server -----------------------------------------------------------------------------
+
+@pytest.fixture
+def clock():
+    return FakeClock(datetime(2024, 4, 9, 16, 0, tzinfo=timezone.utc))
+
+
+def test_server_pages_date_header_and_forum_listing(clock):
+    with LocalBoard(language="ru", clock=clock) as b:
+        t = b.add_topic("День 1 — голосование", topic_id=4)
+        b.add_topic("Флудилка", topic_id=5)
+        b.add_post("Вася", 58, "привет", clock.now(), topic=t)
+        clock.advance(seconds=90)
+        r = requests.get(b.topic_url(t), timeout=5)
+        assert r.status_code == 200 and r.headers["Date"] == "Tue, 09 Apr 2024 16:01:30 GMT"
+        assert r.headers["Content-Type"] == "text/html; charset=UTF-8"
+        assert "phpbb3_local_sid=" in r.headers["Set-Cookie"]
+        page = parse_topic_page(r.content, url=r.url)
+        assert page.topic_id == 4 and page.posts[0].text == "привет"
+        r = requests.get(b.url + "viewforum.php?f=3", timeout=5)
+        links = parse_forum_page(r.content, url=r.url)
+        assert [(x.topic_id, x.title) for x in links] == [(4, "День 1 — голосование"),
+                                                           (5, "Флудилка")]
+        # p= finds the post's page
+        r = requests.get(b.url + "viewtopic.php?p=1", timeout=5)
+        assert parse_topic_page(r.content, url=r.url).topic_id == 4
+        assert b.request_count("/viewtopic.php") == 2
+
+
+def test_server_error_pages_are_recognised(clock, monkeypatch):
+    monkeypatch.delenv("SCRAPER_MOD_FORUM_PASSWORD", raising=False)
+    with LocalBoard(language="en", clock=clock) as b:
+        b.add_topic("Day 1", topic_id=4)
+        b.add_post("Вася", 58, "hi", clock.now())
+        r = requests.get(b.url + "viewtopic.php?t=404", timeout=5)
+        assert r.status_code == 404
+        with pytest.raises(TopicNotFoundError):
+            parse_topic_page(r.content, url=r.url)
+        b.disabled = True
+        r = requests.get(b.topic_url(), timeout=5)
+        assert r.status_code == 200
+        with pytest.raises(BoardDisabledError):
+            parse_topic_page(r.content, url=r.url)
+    with LocalBoard(language="ru", clock=clock, username="host", password="pw") as b:
+        b.add_topic("День 1", topic_id=4)
+        r = requests.get(b.topic_url(), timeout=5)
+        with pytest.raises(LoginRequiredError):
+            parse_topic_page(r.content, url=r.url)
+        assert find_login_form(r.content, url=r.url) is not None
+
+
+def test_failure_injection(clock):
+    with LocalBoard(clock=clock) as b:
+        b.add_topic("День 1", topic_id=4)
+        b.add_post("Вася", 58, "привет", clock.now())
+        b.fail_next(2, status=503, retry_after=30)
+        for _ in range(2):
+            r = requests.get(b.topic_url(), timeout=5)
+            assert r.status_code == 503 and r.headers["Retry-After"] == "30"
+        b.fail_next(status=429, match="start=25")
+        assert requests.get(b.topic_url(), timeout=5).status_code == 200  # not matched
+        assert requests.get(b.topic_url(start=25), timeout=5).status_code == 429
+        b.truncate_next()
+        r = requests.get(b.topic_url(), timeout=5)
+        assert r.status_code == 200 and b"</html>" not in r.content
+        b.drop_next()
+        with pytest.raises(requests.ConnectionError):
+            requests.get(b.topic_url(), timeout=5)
+        assert requests.get(b.topic_url(), timeout=5).status_code == 200
+
+
+def test_login_form_rules(clock):
+    """The board enforces phpBB's form rules: same session, not within the same second."""
+    with LocalBoard(language="ru", clock=clock, username="host", password="pw") as b:
+        b.add_topic("День 1", topic_id=4)
+        b.add_post("Вася", 58, "секрет", clock.now())
+        s = requests.Session()
+        form = find_login_form(s.get(b.url + "ucp.php?mode=login", timeout=5).content,
+                               url=b.url + "ucp.php?mode=login")
+        data = {**form.hidden, "username": "host", "password": "pw", "login": "Вход"}
+        r = s.post(form.action, data=data, allow_redirects=False, timeout=5)
+        assert r.status_code == 200 and "недействительна" in r.text   # same second
+        clock.advance(seconds=2)
+        other = requests.post(form.action, data=data, allow_redirects=False, timeout=5)
+        assert other.status_code == 200 and "недействительна" in other.text  # no session
+        r = s.post(form.action, data={**data, "password": "нет"}, allow_redirects=False,
+                   timeout=5)
+        assert "неверный пароль" in r.text and b.failed_logins == 1
+        r = s.post(form.action, data=data, allow_redirects=False, timeout=5)
+        assert r.status_code == 302 and "sid=" in r.headers["Location"]
+        assert r.headers["Location"].startswith(b.url + "index.php")
+        page = parse_topic_page(s.get(b.topic_url(), timeout=5).content, url="x")
+        assert page.posts[0].text == "секрет"
+
+
+def test_client_logs_in_to_the_board(clock):
+    with LocalBoard(language="en", clock=clock, username="host", password="pw") as b:
+        b.add_topic("Day 1", topic_id=4)
+        b.add_post("Вася", 58, "secret", clock.now())
+        c = ForumClient(requests.Session(), base_url=b.url, username="host", password="pw",
+                        sleep=clock.sleep, monotonic=lambda: clock.now().timestamp(),
+                        now=clock.now)
+        c.login()
+        assert c.logins == 1
+        r = c.get_page(b.topic_url())
+        assert parse_topic_page(r.body, url=r.url).posts[0].text == "secret"
+        assert r.fetched_at == clock.now().replace(microsecond=0)
