@@ -131,6 +131,9 @@ def parse_moves(text: str, match: Matcher) -> ParsedMessage:
         clean = _CODE.sub(" ", line)
         for segment in _SEGMENT_SPLIT.split(clean):
             moves.extend(_segment_moves(segment, match))
+    if any(not m.problem == "no_target" for m in moves):
+        # a bare verb (a subject «Проверка», «Re: заморозка») only labels the real move
+        moves = [m for m in moves if m.problem != "no_target"]
     return ParsedMessage(moves=tuple(moves), story=story, codes=codes)
 
 
@@ -158,14 +161,23 @@ def _segment_moves(segment: str, match: Matcher) -> list[ParsedMove]:
     for n, (i, kind) in enumerate(verbs):
         end = verbs[n + 1][0] if n + 1 < len(verbs) else len(words)
         rest = words[i + 1:end]
-        while rest and fold(rest[0].group()) in _FILLER:
-            rest = rest[1:]
-        if not rest:
+        if not [w for w in rest if fold(w.group()) not in _FILLER]:
             # «проверяю» alone, or a verb that is part of a sentence with no name after it
             if len(verbs) == 1 and len(words) <= 3:
                 out.append(ParsedMove(kind, None, "", "no_target", line=segment.strip()))
             continue
-        out.append(_target(kind, rest, segment, match))
+        found = _target(kind, rest, segment, match)
+        trimmed = rest
+        while len(trimmed) > 1 and fold(trimmed[0].group()) in _FILLER:
+            # «убить игрока Васю»: the filler word is usually not part of the name, but
+            # «Игрока 7» is the inflected nick Игрок-7: the filler-less reading wins if it matches
+            trimmed = trimmed[1:]
+            other = _target(kind, trimmed, segment, match)
+            if other.target is not None or found.target is None:
+                found = other if other.target is not None else found
+                if other.target is not None:
+                    break
+        out.append(found)
     return out
 
 

@@ -50,6 +50,7 @@ class Letter:
     subject: str
     text: str                  # subject + own text
     problem: str = ""          # "unreadable: ..." when it could not be decoded
+    defects: tuple[str, ...] = ()  # MIME damage (a message with no readable move is unreadable)
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def read_letter(msg: StoredMessage) -> Letter:
         return Letter(msg.id, msg.received_at, None, "mail", None, "", "",
                       problem=f"unreadable: {e.message}")
     return Letter(msg.id, msg.received_at, mail.sender, "mail", mail.message_id,
-                  mail.subject, mail.full_text)
+                  mail.subject, mail.full_text, defects=mail.defects)
 
 
 def _read_pm(msg: StoredMessage) -> Letter:
@@ -114,6 +115,9 @@ def requests_from_letter(letter: Letter, players: tuple[Player, ...], match) -> 
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
                             problem="unreadable", via=letter.via)]
     parsed = parse_moves(letter.text, match)
+    if letter.defects and not parsed.moves:
+        return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
+                            problem="unreadable", via=letter.via)]
     sender = identify(letter.sender, players, via=letter.via)
     has_code = frozenset(p.nick for p in players if p.code and text_has_code(letter.text, p.code))
     common = dict(story=parsed.story, codes=parsed.codes, has_code=has_code, via=letter.via)
@@ -157,13 +161,28 @@ def _letters(ctx, *, as_of: datetime | None = None) -> tuple[list[Letter], list[
 # -- judging a day ------------------------------------------------------------------------------
 
 def state_before_day(ctx, day: int) -> GameState:
-    """The game state at the start of ``day``'s night: the state stored with the previous
-    day's resolution (``data["state"]``) when there is one, else the game file's."""
-    prev = ctx.store.resolution(day - 1) if day > 1 else None
-    if prev and isinstance(prev.get("state"), dict):
-        return GameState.from_json(prev["state"])
+    """The game state at the start of ``day``'s night: the state kept with the last earlier
+    resolution (``state`` / ``state_after`` / ``after`` in its stored data) when there is one;
+    else the game file's, with the alive list of a bare stored resolution JSON if any."""
     g = ctx.game
-    return initial_state(g.players, g.duty, g.random_list or ())
+    earlier = {d: v for d, v in ctx.store.resolutions().items() if d < day}
+    base = initial_state(g.players, g.duty, g.random_list or ())
+    if not earlier:
+        return base
+    data = earlier[max(earlier)]
+    for key in ("state", "state_after", "after"):
+        v = data.get(key) if isinstance(data, dict) else None
+        if isinstance(v, dict) and "roles" in v and "alive" in v:
+            return GameState.from_json(v)
+    result = data.get("result", data) if isinstance(data, dict) else {}
+    if isinstance(result.get("alive"), list):
+        alive = frozenset(result["alive"])
+        commissar = base.commissar
+        if commissar not in alive:
+            commissar = result.get("promoted") or (base.sergeant if base.sergeant in alive
+                                                  else None)
+        return base.evolve(alive=alive, commissar=commissar)
+    return base
 
 
 def day_requests(ctx, day: int, *, as_of: datetime | None = None) -> list[MoveRequest]:

@@ -26,7 +26,8 @@ from email.utils import getaddresses, parsedate_to_datetime
 
 from ..errors import MailboxError
 
-_CHARSETS = ("utf-8", "cp1251", "koi8-r")
+_CYRILLIC_8BIT = {"windows-1251": "cp1251", "cp1251": "cp1251", "cp-1251": "cp1251",
+                  "koi8-r": "koi8-r", "koi8r": "koi8-r", "koi8-u": "koi8-r"}
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class MailText:
     subject: str
     text: str                   # the sender's own words (quotes, forwards, signature removed)
     date_header: datetime | None  # what the sender's client wrote: shown, never used for lateness
+    defects: tuple[str, ...] = ()  # MIME damage found in the body (bad base64, no end boundary)
 
     @property
     def full_text(self) -> str:
@@ -50,6 +52,9 @@ def decode_message(raw: bytes, *, label: str = "") -> MailText:
     """Decode raw RFC 822 bytes (or a bare text file from a queue) into a ``MailText``."""
     if not raw or not raw.strip():
         raise MailboxError("empty message", message_id=label or None)
+    if b"\x00" in raw[:65536]:
+        raise MailboxError("binary data, not a message", message_id=label or None,
+                           hint="a queue file must be a text message")
     if not _looks_like_mail(raw):
         # A queue file written by a form or a bot may be plain text without headers.
         return MailText(sender=None, sender_name="", message_id=None, subject="",
@@ -68,10 +73,16 @@ def decode_message(raw: bytes, *, label: str = "") -> MailText:
     except (TypeError, ValueError, IndexError):
         date = None
     body = _body_text(msg)
+    defects = tuple(sorted({type(d).__name__ for part in msg.walk() for d in part.defects
+                            if type(d).__name__ in _BODY_DEFECTS}))
     return MailText(sender=sender, sender_name=name, message_id=mid,
-                    subject=" ".join(subject.split()), text=strip_quotes(body), date_header=date)
+                    subject=" ".join(subject.split()), text=strip_quotes(body), date_header=date,
+                    defects=defects)
 
 
+_BODY_DEFECTS = {"InvalidBase64CharactersDefect", "InvalidBase64PaddingDefect",
+                 "InvalidBase64LengthDefect", "StartBoundaryNotFoundDefect",
+                 "CloseBoundaryNotFoundDefect", "MultipartInvariantViolationDefect"}
 _HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]*:[ \t]")
 
 
@@ -111,6 +122,12 @@ def _decode_bytes(data: bytes, charset: str | None) -> str:
     UTF-8, then windows-1251 / koi8-r whichever reads as more Russian."""
     if charset:
         cs = charset.lower().strip()
+        if cs in _CYRILLIC_8BIT:
+            # clients mislabel koi8-r as windows-1251 and back: take whichever reads as Russian
+            declared = _CYRILLIC_8BIT[cs]
+            other = "koi8-r" if declared == "cp1251" else "cp1251"
+            a, b = data.decode(declared, errors="replace"), data.decode(other, errors="replace")
+            return b if _russianness(b) > _russianness(a) + 2 else a
         if cs in ("utf-8", "utf8", "us-ascii", "ascii"):
             try:
                 return data.decode("utf-8")
@@ -199,7 +216,8 @@ def html_to_text(markup: str) -> str:
 
 
 _ATTRIBUTION = re.compile(
-    r"(?i)(^\s*on\b.{0,200}\bwrote:\s*$)|(написал[аи]?\s*(\(а\))?\s*:\s*$)|(пишет:\s*$)")
+    r"(?i)(^\s*on\b.{0,200}\bwrote:\s*$)|(написал[аи]?\s*(\(а\))?\s*:\s*$)|(пишет:\s*$)"
+    r"|(^.{0,120}\d{1,2}:\d\d.{0,120}<[^<>@\s]+@[^<>\s]+>\s*:\s*$)")
 _FORWARD = re.compile(
     r"(?i)^\s*-{2,}\s*(forwarded message|original message|пересылаемое сообщение|"
     r"пересланное сообщение|исходное сообщение|переадресованное сообщение)\s*-{2,}\s*$"

@@ -1,0 +1,225 @@
+"""Move sources (issue 5): every message stored raw with the host side's receive time before
+it is interpreted; Maildir and queue folders; unreadable mailboxes and messages; a dropped
+IMAP connection loses nothing and the next poll resumes after the last stored UID."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timezone
+
+import pytest
+
+from scraper_mod.errors import MailboxError
+from scraper_mod.moves.sources import (ImapSource, MaildirSource, QueueSource,
+                                       parse_internaldate)
+from scraper_mod.store import Store
+
+from servers.imap import PASSWORD, USER, PymapServer, Proxy
+from servers.movegame import MAIL, deliver, mail, maildir, msk
+
+NOW = datetime(2024, 4, 9, 17, 30, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def store():
+    s = Store(":memory:")
+    yield s
+    s.close()
+
+
+# -- Maildir --------------------------------------------------------------------------------
+
+def test_maildir_stores_raw_with_delivery_time_and_marks_stored(tmp_path, store):
+    md = maildir(tmp_path / "moves")
+    raw = (MAIL / "01-multipart-alternative-utf8-qp.eml").read_bytes()
+    deliver(md, raw, msk("2024-04-09 12:03:15"))
+    src = MaildirSource(md)
+    rep = src.fetch_new(store, now=NOW)
+    assert len(rep.new) == 1 and rep.ok
+    (m,) = store.messages()
+    assert m.raw == raw                                  # byte for byte
+    assert m.received_at == msk("2024-04-09 12:03:15")   # not the Date header (12:03:10)
+    assert os.listdir(md / "new") == []
+    (name,) = os.listdir(md / "cur")
+    assert name.endswith(":2,S")
+    assert os.stat(md / "cur" / name).st_mtime == msk("2024-04-09 12:03:15").timestamp()
+    # a second poll stores nothing again
+    assert src.fetch_new(store, now=NOW).new == ()
+    assert len(store.messages()) == 1
+
+
+def test_maildir_duplicate_delivery_is_stored_twice_raw(tmp_path, store):
+    """Two deliveries of one Message-ID are two files: both are stored (nothing is lost);
+    the intake recognises the second as a duplicate (test_moves_cli)."""
+    md = maildir(tmp_path / "moves")
+    raw = mail("doc@example.org", "лечу Машу", message_id="dup-1@example.org")
+    deliver(md, raw, msk("2024-04-09 12:00:00"))
+    deliver(md, raw, msk("2024-04-09 12:00:05"))
+    rep = MaildirSource(md).fetch_new(store, now=NOW)
+    assert len(rep.new) == 2
+
+
+def test_maildir_already_read_messages_in_cur_are_stored_too(tmp_path, store):
+    md = maildir(tmp_path / "moves")
+    p = deliver(md, mail("doc@example.org", "лечу Машу"), msk("2024-04-09 12:00:00"))
+    os.rename(p, md / "cur" / (p.name + ":2,S"))        # the host read it in his mail client
+    rep = MaildirSource(md).fetch_new(store, now=NOW)
+    assert len(rep.new) == 1
+    assert store.messages()[0].received_at == msk("2024-04-09 12:00:00")
+
+
+def test_maildir_missing_or_not_a_maildir_is_a_clear_error(tmp_path, store):
+    with pytest.raises(MailboxError, match="no such Maildir folder.*check \\[moves\\] path"):
+        MaildirSource(tmp_path / "nope").fetch_new(store, now=NOW)
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(MailboxError, match="not a Maildir: no cur or new/"):
+        MaildirSource(tmp_path / "plain").fetch_new(store, now=NOW)
+
+
+def test_maildir_unreadable_message_is_reported_and_retried(tmp_path, store):
+    md = maildir(tmp_path / "moves")
+    deliver(md, mail("doc@example.org", "лечу Машу"), msk("2024-04-09 12:00:00"))
+    broken = md / "new" / "1712653000.M1P1.broken"
+    broken.symlink_to(tmp_path / "gone")                 # the file vanished: unreadable
+    src = MaildirSource(md)
+    rep = src.fetch_new(store, now=NOW)
+    assert len(rep.new) == 1
+    assert len(rep.errors) == 1 and "1712653000.M1P1.broken: cannot read" in rep.errors[0]
+    broken.unlink()
+    deliver(md, mail("alexey@example.org", "проверить Big Joe"), msk("2024-04-09 12:01:00"),
+            name="1712653000.M1P1.broken")
+    rep = src.fetch_new(store, now=NOW)
+    assert len(rep.new) == 1 and rep.ok
+
+
+# -- queue folder ---------------------------------------------------------------------------
+
+def test_queue_arrival_time_mtime_and_sidecar_and_done_folder(tmp_path, store):
+    q = tmp_path / "queue"
+    q.mkdir()
+    a = q / "form-001.eml"
+    a.write_bytes(mail("doc@example.org", "лечу Машу"))
+    t = msk("2024-04-09 19:59:59").timestamp()
+    os.utime(a, (t, t))
+    b = q / "bot-002.txt"
+    b.write_bytes(mail("alexey@example.org", "проверить Big Joe"))
+    (q / "bot-002.txt.meta.json").write_text(json.dumps(
+        {"received_at": "2024-04-09T19:00:00+03:00"}))
+    rep = QueueSource(q).fetch_new(store, now=NOW)
+    assert len(rep.new) == 2 and rep.ok
+    got = {m.key.split("#")[0]: m.received_at for m in store.messages()}
+    assert got == {"form-001.eml": msk("2024-04-09 19:59:59"),
+                   "bot-002.txt": msk("2024-04-09 19:00:00")}
+    assert sorted(os.listdir(q / "done")) == ["bot-002.txt", "bot-002.txt.meta.json",
+                                               "form-001.eml"]
+    assert [p for p in os.listdir(q) if p != "done"] == []
+
+
+def test_queue_bad_sidecar_leaves_the_file_for_the_next_poll(tmp_path, store):
+    q = tmp_path / "queue"
+    q.mkdir()
+    (q / "m1.txt").write_bytes(mail("doc@example.org", "лечу Машу"))
+    (q / "m1.txt.meta.json").write_text("{not json")
+    rep = QueueSource(q).fetch_new(store, now=NOW)
+    assert rep.new == () and "m1.txt: unreadable sidecar m1.txt.meta.json" in rep.errors[0]
+    assert (q / "m1.txt").exists() and store.messages() == []
+
+
+def test_queue_reused_file_name_is_a_new_message(tmp_path, store):
+    q = tmp_path / "queue"
+    q.mkdir()
+    src = QueueSource(q)
+    (q / "move.txt").write_bytes(mail("doc@example.org", "лечу Машу"))
+    src.fetch_new(store, now=NOW)
+    (q / "move.txt").write_bytes(mail("doc@example.org", "лечу Алексея"))
+    assert len(src.fetch_new(store, now=NOW).new) == 1
+    assert len(store.messages()) == 2 and len(os.listdir(q / "done")) == 2
+
+
+def test_queue_missing_folder(tmp_path, store):
+    with pytest.raises(MailboxError, match="no such queue folder"):
+        QueueSource(tmp_path / "q").fetch_new(store, now=NOW)
+
+
+# -- IMAP -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def imap():
+    with PymapServer(tls=False) as srv:
+        yield srv
+
+
+def _source(port, folder, **kw):
+    return ImapSource("127.0.0.1", port=port, username=USER, folder=folder, security="none",
+                      password=PASSWORD, **kw)
+
+
+def test_imap_dropped_connection_loses_nothing_and_resumes(imap, store):
+    imap.create("drop")
+    uids = imap.append_many("drop", [
+        (mail("doc@example.org", f"лечу Машу {i}", message_id=f"d{i}@x"),
+         msk(f"2024-04-09 12:0{i}:00")) for i in range(5)])
+    with Proxy(imap.port) as proxy:
+        src = _source(proxy.port, "drop")
+        proxy.drop_when(f"FETCH {uids[2]} ".encode())
+        with pytest.raises(MailboxError) as e:
+            src.fetch_new(store, now=NOW)
+        assert "connection dropped after 2 new message(s)" in str(e.value)
+        assert f"the next poll resumes after UID {uids[1]}" in str(e.value)
+        assert PASSWORD not in str(e.value)
+        assert len(store.messages()) == 2
+        assert store.source_state(src.name)["last_uid"] == uids[1]
+        proxy.drop_when(None)
+        rep = src.fetch_new(store, now=NOW)
+    assert len(rep.new) == 3
+    msgs = store.messages()
+    assert [m.received_at for m in msgs] == [msk(f"2024-04-09 12:0{i}:00") for i in range(5)]
+    assert len({m.key for m in msgs}) == 5
+
+
+def test_imap_unreachable_server_and_missing_folder(imap, store):
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(MailboxError, match="cannot connect.*check \\[moves\\] host"):
+        _source(port, "INBOX").fetch_new(store, now=NOW)
+    with pytest.raises(MailboxError, match="no such folder"):
+        _source(imap.port, "Nope").fetch_new(store, now=NOW)
+
+
+def test_imap_password_from_environment_never_shown(imap, store, monkeypatch):
+    monkeypatch.delenv("SCRAPER_MOD_IMAP_PASSWORD", raising=False)
+    src = ImapSource("127.0.0.1", port=imap.port, username=USER, folder="INBOX",
+                     security="none")
+    with pytest.raises(MailboxError, match="no IMAP password.*SCRAPER_MOD_IMAP_PASSWORD"):
+        src.fetch_new(store, now=NOW)
+    monkeypatch.setenv("SCRAPER_MOD_IMAP_PASSWORD", "wrong-Pa55")
+    with pytest.raises(MailboxError) as e:
+        src.fetch_new(store, now=NOW)
+    assert "login refused" in str(e.value) and "wrong-Pa55" not in str(e.value)
+    assert "wrong-Pa55" not in repr(src)
+    monkeypatch.setenv("SCRAPER_MOD_IMAP_PASSWORD", PASSWORD)
+    assert src.fetch_new(store, now=NOW).ok
+
+
+def test_imap_uidvalidity_change_reads_the_folder_again(imap, store):
+    imap.create("uv")
+    imap.append("uv", mail("doc@example.org", "лечу Машу", message_id="uv1@x"),
+                msk("2024-04-09 12:00:00"))
+    src = _source(imap.port, "uv")
+    assert len(src.fetch_new(store, now=NOW).new) == 1
+    imap.delete("uv")
+    imap.create("uv")
+    imap.append("uv", mail("doc@example.org", "лечу Машу", message_id="uv1@x"),
+                msk("2024-04-09 12:00:00"))
+    rep = src.fetch_new(store, now=NOW)
+    assert len(rep.new) == 1   # stored again under the new UIDVALIDITY; the intake dedupes
+    assert len({m.key.split("/")[0] for m in store.messages()}) == 2
+
+
+def test_parse_internaldate():
+    assert parse_internaldate(b'1 (UID 7 INTERNALDATE " 9-Apr-2024 19:59:58 +0300" BODY[] {5}') \
+        == msk("2024-04-09 19:59:58")
+    assert parse_internaldate(b"1 (UID 7)") is None
