@@ -7,6 +7,7 @@ pages exactly as it reads the real pages, in both board languages and with relat
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -24,53 +25,24 @@ from scraper_mod.forum.parser import parse_forum_page, parse_topic_page
 MSK = ZoneInfo("Europe/Moscow")
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "phpbb"
 
-# Topic t=4 «День 1 — голосование» of the real board: (post id, author, user id, UTC time,
-# BBCode source as shown), and the one edited post: editor, Moscow time, reason, old text.
-T4_POSTS = [
-    (63, 'admin', 2, '2024-04-08T18:00:00+00:00', '[b]Игра 2. День 1.[/b] Роли розданы, город засыпает и просыпается.\n\nГолосование открыто до [b]20:00 МСК вторника, 9 апреля[/b]. Голос — ник игрока цветом (например, красным). Жирный шрифт голосом не считается. Голоса после 20:00 не засчитываются.\n\nЖивы: Вася, Маша_2, Big Joe, Алексей, NightOwl, Игрок-7, Ёжик в тумане, doc_Holiday.'),
-    (64, 'Вася', 58, '2024-04-08T18:07:12+00:00', 'Всем привет! Первый день, голосуем наугад?'),
-    (65, 'NightOwl', 62, '2024-04-08T18:15:40+00:00', '[color=#FF0000]Big Joe[/color] — просто так, для затравки.'),
-    (66, 'Big Joe', 60, '2024-04-08T18:33:05+00:00', 'Wow, thanks. [color=red]NightOwl[/color] then.'),
-    (67, 'Маша_2', 59, '2024-04-08T19:02:51+00:00', 'Я пока посмотрю.'),
-    (68, 'Ёжик в тумане', 64, '2024-04-08T20:48:19+00:00', '[color=#ff0000]Вася[/color] — слишком бодрый для первого дня.'),
-    (69, 'doc_Holiday', 65, '2024-04-09T05:12:33+00:00', 'Доброе утро. Подозреваю [b]Алексей[/b], но голос пока не даю.'),
-    (70, 'Алексей', 61, '2024-04-09T06:25:00+00:00', '[quote="Ёжик в тумане" post_id=68 time=1712609299 user_id=64][color=#ff0000]Вася[/color] — слишком бодрый для первого дня.[/quote]\nСогласен с Ёжиком: [color=#FF0000]Вася[/color]'),
-    (71, 'Игрок-7', 63, '2024-04-09T07:01:14+00:00', '[quote="NightOwl" post_id=65 time=1712600140 user_id=62][color=#FF0000]Big Joe[/color] — просто так, для затравки.[/quote]\nЗачем голосовать «для затравки»?'),
-    (72, 'Вася', 58, '2024-04-09T07:40:27+00:00', '[color=#FF0000]Ёжик в тумане[/color] — ответка :)'),
-    (73, 'Маша_2', 59, '2024-04-09T08:05:09+00:00', '[color=darkred]Игрок-7[/color] — цепляется к словам.'),
-    (74, 'NightOwl', 62, '2024-04-09T08:52:44+00:00', 'Меняю голос: [color=#FF0000]Алексей[/color] — слишком быстро согласился.'),
-    (75, 'admin', 2, '2024-04-09T09:30:00+00:00', '[b]Напоминание ведущего:[/b] голос оформляется [color=#FF0000]цветом[/color], жирный шрифт не считается. Пока всё корректно.'),
-    (76, 'Big Joe', 60, '2024-04-09T09:47:58+00:00', '[b]Маша_2[/b] is suspicious, but my vote stays.'),
-    (77, 'doc_Holiday', 65, '2024-04-09T10:15:36+00:00', '[color=#0000FF]Big Joe[/color] — синим, потому что красный надоел :)'),
-    (78, 'Игрок-7', 63, '2024-04-09T10:58:02+00:00', '[color=#FF0000]Маша_2[/color] — в ответ.'),
-    (79, 'Ёжик в тумане', 64, '2024-04-09T11:20:47+00:00', 'Голос прежний.'),
-    (80, 'Алексей', 61, '2024-04-09T11:44:10+00:00', 'Кто-нибудь заметил, что [i]doc_Holiday[/i] голосует синим?'),
-    (81, 'Маша_2', 59, '2024-04-09T12:09:31+00:00', '[quote="Игрок-7" post_id=78 time=1712660282 user_id=63][color=#FF0000]Маша_2[/color] — в ответ.[/quote]\nОчень смешно.'),
-    (82, 'Вася', 58, '2024-04-09T12:36:05+00:00', 'Список подозреваемых: Маша_2, Игрок-7, Big Joe. Голос пока оставляю.'),
-    (83, 'NightOwl', 62, '2024-04-09T13:02:48+00:00', '[color=#FF0000]Алексей[/color] — всё ещё.'),
-    (84, 'Big Joe', 60, '2024-04-09T13:25:20+00:00', '[b][color=#FF0000]Алексей[/color][/b] — joining NightOwl.'),
-    (85, 'Игрок-7', 63, '2024-04-09T13:51:37+00:00', 'Хм. [color=#FF0000]Алексей[/color]'),
-    (86, 'doc_Holiday', 65, '2024-04-09T14:18:09+00:00', 'Алексей набирает голоса. Я за [color=#FF0000]Алексей[/color]'),
-    (87, 'Алексей', 61, '2024-04-09T14:40:41+00:00', '[color=#FF0000]NightOwl[/color] — организовал паровоз против меня.'),
-    (88, 'admin', 2, '2024-04-09T15:02:33+00:00', '[b]Осталось меньше двух часов.[/b] Не забывайте про цвет.'),
-    (89, 'Маша_2', 59, '2024-04-09T15:20:15+00:00', 'Мой голос: [color=#FF0000]Алексей[/color]'),
-    (90, 'Ёжик в тумане', 64, '2024-04-09T15:44:50+00:00', '[quote="Алексей" post_id=87 time=1712673641 user_id=61][color=#FF0000]NightOwl[/color] — организовал паровоз против меня.[/quote]\nОправдания. [color=#FF0000]Алексей[/color]'),
-    (91, 'Вася', 58, '2024-04-09T16:05:06+00:00', '[color=#FF0000]Алексей[/color]'),
-    (92, 'NightOwl', 62, '2024-04-09T16:21:48+00:00', 'Ну вот, паровоз поехал.'),
-    (93, 'Big Joe', 60, '2024-04-09T16:40:00+00:00', '[quote="Ёжик в тумане" post_id=90 time=1712677490 user_id=64][color=#FF0000]Алексей[/color][/quote]\n+1'),
-    (94, 'Алексей', 61, '2024-04-09T16:52:17+00:00', 'Последнее слово: я мирный! [color=#FF0000]NightOwl[/color]'),
-    (95, 'Игрок-7', 63, '2024-04-09T16:58:59+00:00', '[b]Алексей[/b] — подтверждаю (голос выше).'),
-    (96, 'Маша_2', 59, '2024-04-09T16:59:30+00:00', '[color=#FF0000]NightOwl[/color] — передумала в последний момент.'),
-    (97, 'Вася', 58, '2024-04-09T17:00:10+00:00', 'Успел? [color=#FF0000]NightOwl[/color]'),
-    (98, 'doc_Holiday', 65, '2024-04-09T17:00:45+00:00', '[color=#FF0000]Маша_2[/color]'),
-    (99, 'NightOwl', 62, '2024-04-09T17:02:30+00:00', 'Поздно, голосование закрыто.'),
-    (100, 'admin', 2, '2024-04-09T17:10:00+00:00', '[b]Голосование закрыто.[/b] Считаю голоса.'),
-    (101, 'admin', 2, '2024-04-09T17:30:00+00:00', '[b]Итоги дня 1:[/b]\n[b]Алексей[/b] — 6\n[b]NightOwl[/b] — 2\nГород сажает [b]Алексея[/b]. Он был [u]мирным жителем[/u].'),
-    (102, 'Алексей', 61, '2024-04-09T17:31:15+00:00', 'Я же говорил :('),
-]
-T4_EDITS = {
-    85: ('Игрок-7', '2024-04-09 17:05:12', 'перепутал ник', 'Хм. [color=#FF0000]Вася[/color]'),
-}
+TRUTH = FIXTURES / "truth.json"  # the ground truth of the real pages (PARSER's fixture)
+
+
+def _truth() -> dict:
+    if not TRUTH.exists():
+        pytest.skip("fixtures/phpbb/truth.json is not there yet")
+    return json.loads(TRUTH.read_text(encoding="utf-8"))["topic"]
+
+
+def t4_posts() -> list[dict]:
+    """Topic t=4 «День 1 — голосование» of the real board: every post's id, author, user
+    id, time, BBCode source (as shown; the README writes a line break as " / ") and edit."""
+    return [{**p, "bbcode": p["bbcode"].replace(" / ", "\n")} for p in _truth()["posts"]]
+
+
+EDIT_BEFORE = {85: "Хм. [color=#FF0000]Вася[/color]"}   # post 85 before its edit (README)
+
+
 NAMES = {2: "admin", 58: "Вася", 59: "Маша_2", 60: "Big Joe", 61: "Алексей", 62: "NightOwl",
          63: "Игрок-7", 64: "Ёжик в тумане", 65: "doc_Holiday"}
 POST_COUNTS = {2: 17, 58: 20, 59: 19, 60: 18, 61: 18, 62: 18, 63: 13, 64: 17, 65: 17}
@@ -105,12 +77,15 @@ def t4_board(language: str, *, now: datetime, relative: bool = False,
                    rank="Site Admin" if uid == 2 else None,
                    online=relative and uid in (2, 58))  # logged in when that folder was saved
     b.add_topic("День 1 — голосование", topic_id=4)
-    for pid, author, uid, utc, src in T4_POSTS:
-        b.add_post(author, uid, src, datetime.fromisoformat(utc), post_id=pid)
-    if with_edit:
-        for pid, (editor, when, reason, _before) in T4_EDITS.items():
-            b.edit_post(pid, b.find_post(pid).body, reason=reason, editor=editor,
-                        edited_at=datetime.fromisoformat(when).replace(tzinfo=MSK))
+    for p in t4_posts():
+        b.add_post(p["author"], p["author_id"], p["bbcode"],
+                   datetime.fromisoformat(p["time_utc"]), post_id=p["post_id"])
+    for p in t4_posts():
+        if with_edit and p.get("edit"):
+            e = p["edit"]
+            for _ in range(e["count"]):
+                b.edit_post(p["post_id"], p["bbcode"], reason=e["reason"], editor=e["by"],
+                            edited_at=datetime.fromisoformat(e["at_moscow"]).replace(tzinfo=MSK))
     return b
 
 
@@ -157,15 +132,15 @@ def test_rendered_post_markup_is_the_real_markup_byte_for_byte(folder, language,
     def block(page: str, pid: int) -> str:
         i = page.index(f'<div id="p{pid}"')
         return page[i:page.index('<div class="back2top">', i)]
-    for pid, *_ in T4_POSTS[start:start + 25]:   # host posts, signatures, quotes, an edit...
+    for pid in [p["post_id"] for p in t4_posts()][start:start + 25]:  # quotes, an edit...
         assert block(mine, pid) == block(real, pid), pid
 
 
 def test_edit_notice_and_original_text():
     b = t4_board("ru", now=FETCHED, with_edit=False)
-    _, (editor, when, reason, before) = next(iter(T4_EDITS.items()))
-    b.edit_post(85, before)   # as it stood before the edit: no notice yet
-    b.find_post(85).edit_count = 0
+    edit = next(p["edit"] for p in t4_posts() if p["post_id"] == 85)
+    editor, when, reason = edit["by"], edit["at_moscow"], edit["reason"]
+    b.find_post(85).body = EDIT_BEFORE[85]   # as it stood before the edit: no notice yet
     page = parse_topic_page(b.render_topic(4, 0).encode(), url="x")
     p85 = next(p for p in page.posts if p.post_id == 85)
     assert p85.edit_count == 0 and [c.text for c in p85.colored] == ["Вася"]
