@@ -554,6 +554,13 @@ def classify_error_page(doc, *, url: str = "", what: str = "topic") -> ForumErro
                 return TopicNotFoundError(f"the forum does not exist ({marker!r})", url=u,
                                           hint="check [forum] url / the forum id")
             return TopicNotFoundError(f"the {what} does not exist ({marker!r})", url=u)
+    if what == "topic":
+        if root.tag == "feed" or "<feed" in html_low[:2000] and "atom" in html_low[:2000]:
+            return ParseError("an Atom feed, not a topic page", url=u,
+                              hint="use the viewtopic.php?t=N address of the topic")
+        if root.xpath("boolean(//a[contains(concat(' ',@class,' '),' topictitle ')])"):
+            return ParseError("a forum's topic list (viewforum), not a topic page", url=u,
+                              hint="use the viewtopic.php?t=N address of the topic")
     login_form = root.xpath("boolean(//input[@type='password'] | "
                             "//form[contains(@action,'mode=login')])")
     for marker in _LOGIN:
@@ -1099,7 +1106,8 @@ def parse_topic_page(body: bytes, *, url: str = "", fetched_at: datetime | None 
 
 def _parse_topic_page(body, *, url, fetched_at, board_tz) -> TopicPage:
     if fetched_at is not None and fetched_at.tzinfo is None:
-        raise ValueError("fetched_at must be timezone-aware")
+        raise ParseError("fetched_at must be timezone-aware (the board's clock at fetch, "
+                         "e.g. the Date header)", url=url or None)
     doc = parse_html(body, url)
     scan = _Scan(doc)
     style = _detect_style(scan)
