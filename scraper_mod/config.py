@@ -156,8 +156,8 @@ class _Reader:
         v = tbl[key]
         ok = isinstance(v, kind) and not (kind in (int, float, (int, float)) and isinstance(v, bool))
         if not ok:
-            name = kind.__name__ if isinstance(kind, type) else "number"
-            self.fail(f"{prefix}{key}", f"must be a {name}, not {v!r}")
+            name = _KIND_NAMES.get(kind, "a number") if isinstance(kind, type) else "a number"
+            self.fail(f"{prefix}{key}", f"must be {name}, not {v!r}")
         return v
 
     def hhmm(self, tbl: dict, prefix: str, key: str, default: time) -> time:
@@ -176,6 +176,28 @@ class _Reader:
             if k not in known:
                 self.fail(f"{prefix}{k}", "unknown key",
                           hint=f"known keys: {', '.join(sorted(known))}")
+
+
+_KIND_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
+               float: "a number"}
+
+
+def _typed_table(r: _Reader, cls, tbl: dict, prefix: str):
+    """Build the dataclass ``cls`` from ``tbl``, checking each value against its field type."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    r.unknown(tbl, prefix, fields)
+    for k, v in tbl.items():
+        declared = str(fields[k].type)
+        if declared.startswith("str"):
+            kind = str
+        elif declared.startswith("bool"):
+            kind = bool
+        elif declared.startswith("int"):
+            kind = int
+        else:
+            kind = (int, float)
+        r.typed(tbl, prefix, k, kind)
+    return cls(**tbl)
 
 
 def _options(r: _Reader, tbl: dict, merge_weekends) -> RuleOptions:
@@ -211,6 +233,8 @@ def _options(r: _Reader, tbl: dict, merge_weekends) -> RuleOptions:
     for d in values.get("weekend_days", ()):
         if d not in WEEKDAYS:
             r.fail("rules.weekend_days", f"unknown weekday {d!r} (one of {', '.join(WEEKDAYS)})")
+    if set(values.get("weekend_days", ())) >= set(WEEKDAYS):
+        r.fail("rules.weekend_days", "cannot list every day of the week: no deadline would be left")
     return RuleOptions(**values)
 
 
@@ -286,13 +310,20 @@ def parse_game(data: dict, *, path: Path) -> Game:
             nick=nick, role=role, contact=r.typed(p, pre, "contact", str),
             aliases=tuple(aliases), alive=r.typed(p, pre, "alive", bool, True),
             code=r.typed(p, pre, "code", str), forum_id=r.typed(p, pre, "forum_id", int)))
+    for single in (Role.BOSS, Role.COMMISSAR, Role.SERGEANT, Role.DOCTOR, Role.MANIAC):
+        holders = [p.nick for p in players if p.role is single]
+        if len(holders) > 1:
+            r.fail("players", f"{len(holders)} players have the role {single.value} "
+                   f"({', '.join(holders)}); a game has at most one")
     nicks = {p.nick for p in players}
     if host and host in nicks:
         r.fail("game.host", f"the host {host!r} is also a player")
 
     random_list = g.get("random_list")
     if random_list is not None:
-        if not isinstance(random_list, list) or sorted(random_list) != sorted(nicks):
+        if (not isinstance(random_list, list)
+                or not all(isinstance(x, str) for x in random_list)
+                or sorted(random_list) != sorted(nicks)):
             r.fail("game.random_list", "must list every player's nick exactly once")
         random_list = tuple(random_list)
 
@@ -314,6 +345,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
         r.fail("days", "must be an array of tables: [[days]]")
     for i, d in enumerate(raw_days):
         pre = f"days[{i + 1}]."
+        if not isinstance(d, dict):
+            r.fail(f"days[{i + 1}]", "must be a table")
         r.unknown(d, pre, {"number", "topic", "deadline"})
         n = r.typed(d, pre, "number", int)
         if n is None or n < 1:
@@ -333,16 +366,19 @@ def parse_game(data: dict, *, path: Path) -> Game:
             r.fail(pre + "number", f"day {n} is listed twice")
         days.append(DaySpec(number=n, topic=r.typed(d, pre, "topic", str), deadline=dl))
 
-    f = r.table(data, "forum")
-    fknown = {x.name for x in dataclasses.fields(ForumConfig)}
-    r.unknown(f, "forum.", fknown)
-    forum = ForumConfig(**{k: v for k, v in f.items()})
-    if forum.min_delay < 0 or forum.timeout <= 0 or forum.retries < 0 or forum.retries > 20:
-        r.fail("forum", "min_delay, timeout or retries out of range")
+    forum = _typed_table(r, ForumConfig, r.table(data, "forum"), "forum.")
+    if forum.min_delay < 0:
+        r.fail("forum.min_delay", f"must be >= 0 seconds, not {forum.min_delay!r}")
+    if forum.timeout <= 0:
+        r.fail("forum.timeout", f"must be > 0 seconds, not {forum.timeout!r}")
+    if not 0 <= forum.retries <= 20:
+        r.fail("forum.retries", f"must be from 0 to 20, not {forum.retries!r}")
+    try:
+        re.compile(forum.title_pattern.replace("{n}", "1"))
+    except re.error as e:
+        r.fail("forum.title_pattern", f"not a valid regular expression: {e}")
 
-    m = r.table(data, "moves")
-    r.unknown(m, "moves.", {x.name for x in dataclasses.fields(MovesConfig)})
-    moves = MovesConfig(**m)
+    moves = _typed_table(r, MovesConfig, r.table(data, "moves"), "moves.")
     if moves.source not in (None, "maildir", "imap", "queue", "phpbb_pm"):
         r.fail("moves.source", f"must be maildir, imap, queue or phpbb_pm, not {moves.source!r}")
     if moves.security not in ("ssl", "starttls", "none"):
