@@ -4,6 +4,7 @@ stores what is new and prints a short summary."""
 from __future__ import annotations
 
 import importlib
+import sys
 
 from ..errors import ForumError
 from .common import add_game_argument
@@ -69,12 +70,12 @@ def run(args) -> int:
             except ForumError as e:
                 report = getattr(e, "report", None)
                 print(f"forum: day {day}: {report.summary() if report else 'failed'}")
-                print(f"  error: {e}")
+                print(f"error: {e}", file=sys.stderr)
                 status = 1
             else:
                 print(f"forum: day {day}: {report.summary()}")
                 for err in report.errors:
-                    print(f"  error: {err}")
+                    print(f"error: {err}", file=sys.stderr)
                 if report.errors:
                     status = 1
         intake = _load_intake()
@@ -86,7 +87,7 @@ def run(args) -> int:
             summary, errors = _moves_summary(intake.poll_moves(ctx))
             print(f"moves: {summary}")
             for err in errors:
-                print(f"  error: {err}")
+                print(f"error: moves: {err}", file=sys.stderr)
             if errors:
                 status = 1
     finally:

@@ -1,0 +1,96 @@
+"""`scraper-mod poll GAME`: one poll of the current day's topic on a LocalBoard."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from scraper_mod.cli import main
+from scraper_mod.forum.localboard import LocalBoard
+from scraper_mod.forum.poller import stored_posts
+from scraper_mod.store import Store
+
+MSK = ZoneInfo("Europe/Moscow")
+
+
+def write_game(folder, board, *, start, topics=(1, 2, 3), retries=0):
+    days = "".join(f'\n[[days]]\nnumber = {n}\ntopic = "{board.topic_url(4)}"\n'
+                   for n in topics)
+    (folder / "game.toml").write_text(f'''[game]
+title = "Тест"
+start = {start.isoformat()}
+host = "admin"
+
+[forum]
+url = "{board.url}"
+min_delay = 0
+retries = {retries}
+
+[mafia]
+duty = "Вася"
+
+[[players]]
+nick = "Вася"
+role = "boss"
+
+[[players]]
+nick = "Маша_2"
+role = "civilian"
+
+[[players]]
+nick = "Big Joe"
+role = "commissar"
+{days}''', encoding="utf-8")
+
+
+@pytest.fixture
+def board():
+    with LocalBoard(language="ru", per_page=2) as b:
+        b.add_topic("День 1 — голосование", topic_id=4)
+        yield b
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_poll_stores_new_posts_then_idles(board, tmp_path, capsys):
+    today = datetime.now(MSK).date()
+    write_game(tmp_path, board, start=today - timedelta(days=1))
+    ids = [board.add_post("Вася", 58, f"[color=red]Маша_2[/color] {n}") for n in range(3)]
+    code, out, err = run(capsys, "poll", str(tmp_path))
+    assert code == 0, err
+    assert "3 new post(s), 0 edited, 0 deleted, 2 page(s) read of 2, 2 request(s)" in out
+    assert "moves: no source configured" in out
+    with Store(tmp_path / "state.sqlite3") as store:
+        assert sorted({p.post_id for p, _ in stored_posts(store, board.topic_url(4))}) == ids
+    code, out, _ = run(capsys, "poll", str(tmp_path))
+    assert code == 0 and "0 new post(s)" in out and "1 request(s)" in out
+    board.edit_post(ids[0], "[color=red]Big Joe[/color]")
+    board.delete_post(ids[1])
+    code, out, _ = run(capsys, "poll", str(tmp_path), "--full")
+    assert code == 0 and "0 new post(s), 1 edited, 1 deleted" in out and "full scan" in out
+
+
+def test_poll_reports_a_missing_topic(board, tmp_path, capsys):
+    write_game(tmp_path, board, start=datetime.now(MSK).date() - timedelta(days=1))
+    board.topics.clear()
+    code, out, err = run(capsys, "poll", str(tmp_path))
+    assert code == 1 and "1 error(s)" in out
+    assert err.startswith("error: ") and "does not exist" in err
+    code, out, err = run(capsys, "poll", str(tmp_path), "--full")
+    assert code == 1 and "INCOMPLETE" in out and "does not exist" in err
+
+
+def test_poll_before_the_game_and_without_a_topic(board, tmp_path, capsys):
+    write_game(tmp_path, board, start=datetime.now(MSK).date() + timedelta(days=3))
+    code, out, _ = run(capsys, "poll", str(tmp_path))
+    assert code == 0 and "the game has not started yet" in out
+    write_game(tmp_path, board, start=datetime.now(MSK).date() - timedelta(days=1), topics=())
+    code, out, _ = run(capsys, "poll", str(tmp_path))
+    assert code == 0 and "has no topic yet" in out
+    assert board.requests == []
