@@ -217,7 +217,8 @@ def test_R5_6_same_patient_twice_allowed_by_default_and_option():
 
 
 def test_R5_4_freeze_voids_frozen_players_move_and_next_vote():
-    """R5.4: the frozen Doctor's heal is void; his vote tomorrow will not count."""
+    """R5.4 / R6.2: the frozen Doctor's heal is void (the freeze applies before heals and
+    kills); his vote tomorrow will not count."""
     orders = NightOrders(mafia_kill="Лиса", **MAFIA, heal="Лиса", doctor="doc_Holiday",
                          freeze="doc_Holiday", boss="Вася")
     res, after = resolve_day(1, start(), None, orders)
@@ -298,8 +299,9 @@ def test_R5_5_check_by_non_commissar_void():
 
 
 def test_R6_4_check_delivered_though_commissar_died_R6_5_promotion():
-    """R6.4: the check is delivered though the Commissar died this night; R6.5 / R5.5: the
-    Sergeant becomes Commissar and receives copies no more."""
+    """R6.4: the check is delivered though the Commissar died this night; R4.2 / R5.5: the
+    same text goes to the Sergeant (the only link between them); R6.5: the Sergeant becomes
+    Commissar and receives copies no more."""
     s = start()
     orders = NightOrders(mafia_kill="Алексей", **MAFIA, check="Кот", checker="Алексей")
     res, after = resolve_day(1, s, None, orders)

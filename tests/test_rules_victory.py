@@ -45,7 +45,8 @@ def test_R7_option_maniac_must_die_for_town():
 
 
 def test_R7_3_maniac_checked_first_in_resolution():
-    """R7.3 via resolve_day: the last mafioso jailed, the Maniac kills: he and one are left."""
+    """R7.3 / R6.6 via resolve_day: victory is checked after the night; the last mafioso is
+    jailed, the Maniac kills: he and one other are left, and the Maniac wins, not the town."""
     players = [Player(n, r, alive=n in ("Кот", "Игрок-7", "Маша_2", "Лиса"))
                for n, r in ROLES.items()]
     s = initial_state(players, "Кот", list(ROLES))
