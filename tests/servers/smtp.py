@@ -31,10 +31,10 @@ class _Handler:
 class SmtpServer:
     """``with SmtpServer() as smtp:`` — smtp.port, smtp.inbox."""
 
-    def __init__(self) -> None:
+    def __init__(self, port: int | None = None) -> None:
         from .imap import free_port
         self.handler = _Handler()
-        self.port = free_port()
+        self.port = port or free_port()
         self.controller = Controller(self.handler, hostname="127.0.0.1", port=self.port)
 
     @property

@@ -1,0 +1,127 @@
+"""`scraper-mod moves GAME [--day N] [--format text|json] [--offline]` (CONTRACT.md) over a
+Maildir of real-looking mail: statuses, duplicates, codes, the day of a message, errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scraper_mod.cli import main
+
+from servers.movegame import MAIL, deliver, mail, maildir, make_game, msk
+
+
+def run(capsys, *args):
+    code = main(["moves", *map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def game(tmp_path):
+    folder = make_game(tmp_path / "g")
+    md = maildir(folder / "moves")
+    for name, when in [("01-multipart-alternative-utf8-qp.eml", "2024-04-09 12:03:15"),
+                       ("04-reply-gmail-en-attribution.eml", "2024-04-09 13:47:02"),
+                       ("02-html-only-cp1251-base64.eml", "2024-04-09 15:20:45"),
+                       ("02-html-only-cp1251-base64.eml", "2024-04-09 15:20:46"),
+                       ("06-forwarded.eml", "2024-04-09 17:45:10"),
+                       ("05-reply-ru-thunderbird.eml", "2024-04-09 18:30:00"),
+                       ("10-malformed.eml", "2024-04-09 19:00:00"),
+                       ("07-forged-sender.eml", "2024-04-09 19:10:00")]:
+        deliver(md, (MAIL / name).read_bytes(), msk(when))
+    return folder
+
+
+def test_moves_json_as_in_the_contract(game, capsys):
+    code, out, err = run(capsys, game, "--day", 1, "--format", "json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["day"] == 1 and data["deadline"] == "2024-04-09T20:00:00+03:00"
+    rows = [(m["player"], m["role"], m["kind"], m["target"], m["status"], m["reason"])
+            for m in data["moves"]]
+    assert rows == [
+        ("Вася", "boss", "kill", "Алексей", "counted", ""),
+        ("Big Joe", "mafia", "kill", "NightOwl", "replaced", "overridden_by_boss"),
+        ("doc_Holiday", "doctor", "heal", "Маша_2", "counted", ""),
+        ("Игрок-7", "maniac", "kill", "Маша_2", "counted", ""),
+        ("Вася", "boss", "freeze", "Маша_2", "counted", ""),
+        ("nightowl@example.org", None, None, None, "invalid", "unreadable"),
+        ("vasya@evil.example", None, "kill", "Маша_2", "unknown_sender", "unknown_sender"),
+    ]
+    first = data["moves"][0]
+    assert set(first) >= {"player", "role", "kind", "target", "received_at", "status", "reason"}
+    assert first["received_at"] == "2024-04-09T12:03:15+03:00"
+    # each message (not the duplicate) got one answer in the outbox
+    assert len(list((game / "outbox" / "day-1").iterdir())) == 7
+
+
+def test_moves_text_table(game, capsys):
+    code, out, _ = run(capsys, game, "--day", 1)
+    assert code == 0
+    assert out.splitlines()[0] == "Day 1: night moves (deadline 2024-04-09 20:00 MSK)"
+    assert any("Вася" in ln and "freeze" in ln and "counted" in ln for ln in out.splitlines())
+    assert "the Boss sent a kill too" in out
+
+
+def test_offline_does_not_read_the_source(game, capsys):
+    code, out, _ = run(capsys, game, "--day", 1, "--offline", "--format", "json")
+    assert code == 0 and json.loads(out)["moves"] == []
+    assert len(list((game / "moves" / "new").iterdir())) == 8
+
+
+def test_R5_1_day_of_a_message_and_lateness(tmp_path, capsys):
+    folder = make_game(tmp_path / "g")
+    md = maildir(folder / "moves")
+    deliver(md, mail("doc@example.org", "лечу Машу"), msk("2024-04-09 19:59:59"))
+    deliver(md, mail("doc@example.org", "лечу Алексея"), msk("2024-04-09 20:30:00"))
+    deliver(md, mail("doc@example.org", "лечу Big Joe"), msk("2024-04-09 21:00:00"))
+    _, out, _ = run(capsys, folder, "--day", 1, "--format", "json")
+    assert [(m["target"], m["status"]) for m in json.loads(out)["moves"]] == \
+        [("Маша_2", "counted"), ("Алексей", "late")]
+    _, out, _ = run(capsys, folder, "--day", 2, "--format", "json", "--offline")
+    assert [(m["target"], m["status"]) for m in json.loads(out)["moves"]] == \
+        [("Big Joe", "counted")]
+
+
+def test_secret_codes_required(tmp_path, capsys):
+    folder = make_game(tmp_path / "g", moves={"source": "maildir", "path": "moves",
+                                               "require_code": True})
+    md = maildir(folder / "moves")
+    deliver(md, (MAIL / "08-missing-code.eml").read_bytes(), msk("2024-04-09 19:20:00"))
+    deliver(md, (MAIL / "09-with-code.eml").read_bytes(), msk("2024-04-09 19:25:00"))
+    _, out, _ = run(capsys, folder, "--day", 1, "--format", "json")
+    assert [(m["player"], m["status"], m["reason"]) for m in json.loads(out)["moves"]] == [
+        ("doc_Holiday", "unknown_sender", "code_missing"), ("doc_Holiday", "counted", "")]
+    answers = sorted((folder / "outbox" / "day-1").iterdir())
+    assert "нет вашего секретного кода" in answers[0].read_text()
+    assert "Принято: лечение — Алексей." in answers[1].read_text()
+
+
+def test_english_answers(tmp_path, capsys):
+    folder = make_game(tmp_path / "g", language="en")
+    deliver(maildir(folder / "moves"), mail("bigjoe@example.org", "kill Ёжик"),
+            msk("2024-04-09 12:00:00"))
+    run(capsys, folder, "--day", 1)
+    (answer,) = (folder / "outbox" / "day-1").iterdir()
+    text = answer.read_text()
+    assert text.startswith("To: bigjoe@example.org\nSubject: Re: ход\n\n")
+    assert "the VSB, the Boss's son: the mafia cannot kill him" in text
+    assert "Correct it before the deadline (2024-04-09 20:00 Moscow time)" in text
+
+
+def test_unreadable_mailbox_is_one_error_line(tmp_path, capsys):
+    folder = make_game(tmp_path / "g")          # no moves/ folder at all
+    code, out, err = run(capsys, folder, "--day", 1)
+    assert code == 1
+    assert err.startswith("error: maildir:") and "no such Maildir folder" in err
+    assert "Traceback" not in err
+    assert out.startswith("Day 1: night moves")   # what is stored still shows
+
+
+def test_help(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["moves", "--help"])
+    assert e.value.code == 0
+    assert "--offline" in capsys.readouterr().out
