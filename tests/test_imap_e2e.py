@@ -18,6 +18,8 @@ from servers.smtp import SmtpServer
 
 @pytest.fixture(scope="module")
 def imap():
+    pytest.importorskip("pymap", reason="pymap, the test IMAP server, is not installed "
+                                         "(pip install -e '.[test]')")
     with PymapServer(tls=True) as srv:
         yield srv
 

@@ -146,6 +146,8 @@ def test_queue_missing_folder(tmp_path, store):
 
 @pytest.fixture(scope="module")
 def imap():
+    pytest.importorskip("pymap", reason="pymap, the test IMAP server, is not installed "
+                                         "(pip install -e '.[test]')")
     with PymapServer(tls=False) as srv:
         yield srv
 
