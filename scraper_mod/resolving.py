@@ -29,12 +29,13 @@ import shutil
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
 from .errors import RulesError, StorageError
 from .render import ZWSP, bbcode_inert, render_text
 from .rules.model import ROLE_NAMES, DayResult, Move, Role, RuleOptions, Vote
+from .rules.moves import REASONS as MOVE_REASONS
 
 # ---------------------------------------------------------------------------------------------
 # Formatting helpers handed to the templates as ``fmt``
@@ -72,9 +73,10 @@ class Formatter:
     ``{{ fmt.plural(n, "голос", "голоса", "голосов") }}``, ``{{ fmt.role(player.role) }}``.
     """
 
-    def __init__(self, lang: str, tz: ZoneInfo) -> None:
+    def __init__(self, lang: str, tz: ZoneInfo, *, binary_checks: bool = False) -> None:
         self.lang = lang
         self.tz = tz
+        self.binary_checks = binary_checks
 
     def local(self, t: datetime) -> datetime:
         return t.astimezone(self.tz)
@@ -141,7 +143,7 @@ class Formatter:
     def check_result(self, result: str) -> str:
         """A check's result as shown: an exact role (the ВСБ shows as civilian) or mafia/not."""
         table = _CHECK_RESULTS[self.lang]
-        if result in table:
+        if self.binary_checks and result in table:
             return table[result]
         try:
             return ROLE_NAMES[self.lang][Role(result)]
@@ -182,20 +184,29 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Rejected:
-    """A vote-looking post or colored nick that was not counted (R9.4), and why."""
+    """A vote-looking post or colored nick that was not counted (R9.4), and why.
+
+    ``reason`` is the tally's code (``quoted``, ``late``...), ``why`` its words."""
 
     post_id: int | None
     author: str
     text: str
     reason: str
+    why: str = ""
 
 
 @dataclass(frozen=True)
 class EditNote:
+    """An edit that touched a vote (R2.7): the targets before and after, and whether the
+    edited vote took effect."""
+
     post_id: int
     author: str
     edited_at: datetime | None
-    edit_count: int
+    before: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+    counted: bool = True
+    seen_before: bool = True
 
 
 @dataclass(frozen=True)
@@ -250,6 +261,8 @@ class DayReport:
     frozen_today: str | None = None        # frozen by the previous night: vote not counted
     posts_by: tuple[tuple[str, int], ...] = ()
     edits: tuple[EditNote, ...] = ()
+    late_posts: tuple[int, ...] = ()
+    deleted_posts: tuple[int, ...] = ()
     reveal: RandomReveal | None = None
     topic: str | None = None
     vote_table: str = "list"               # "list" | "code" | "table"
@@ -282,7 +295,8 @@ def post_url(topic: str | None, post_id: int | None) -> str | None:
 
 
 def build_candidates(counts: Iterable[Any], votes: Iterable[Vote], *,
-                     topic: str | None = None) -> tuple[Candidate, ...]:
+                     topic: str | None = None,
+                     link: Callable[[int], str | None] | None = None) -> tuple[Candidate, ...]:
     """The vote table from a tally's ``counts`` (target, votes, voters) and counted ``votes``.
 
     Keeps the tally's order of candidates (CONTRACT: by votes, then who reached it first);
@@ -296,8 +310,8 @@ def build_candidates(counts: Iterable[Any], votes: Iterable[Vote], *,
             v = by_voter.get(nick)
             if v is None:
                 continue
-            lines.append(VoteLine(voter=nick, at=v.at, post_id=v.post_id,
-                                  url=post_url(topic, v.post_id)))
+            url = link(v.post_id) if link else post_url(topic, v.post_id)
+            lines.append(VoteLine(voter=nick, at=v.at, post_id=v.post_id, url=url))
         lines.sort(key=lambda x: (x.at, x.post_id or 0))
         out.append(Candidate(target=c.target, votes=int(c.votes), voters=tuple(lines)))
     return tuple(out)
@@ -341,8 +355,8 @@ def code_table(candidates: Sequence[Candidate], headers: Sequence[str]) -> str:
 
 def _template_context(r: DayReport) -> dict:
     res = r.result
-    fmt = Formatter(r.lang, r.tz)
     opts = r.options
+    fmt = Formatter(r.lang, r.tz, binary_checks=opts.check_result == "binary")
     mafia_deaths = [d for d in res.killed if d.by == "mafia"]
     alive_after = tuple(res.alive)
     last_word_until = r.newspaper_at + timedelta(hours=opts.last_word_hours)
@@ -377,6 +391,7 @@ def _template_context(r: DayReport) -> dict:
         "all_players": sorted(r.roles, key=_order_key(r)),
         "mafia_alive": mafia_alive, "orders": orders, "moves": r.moves,
         "frozen_today": r.frozen_today,
+        "move_reasons": MOVE_REASONS,
         "boss_alive": any(r.roles.get(n) is Role.BOSS for n in alive_after),
         "silent": tuple(n for n in r.alive_before if n not in dict(r.posts_by)),
         "code_table": lambda headers: code_table(r.candidates, headers),
@@ -419,7 +434,7 @@ def pm_recipients(r: DayReport) -> dict[str, list[tuple[str, dict]]]:
     if res.promoted:
         entry = ("check", {"check": None, "recipient": res.promoted})
         lst = out.setdefault(res.promoted, [])
-        if not any(k == "check" and x["check"] is None for k, x in lst):
+        if not any(k == "check" for k, _ in lst):  # a check text carries the notice itself
             lst.append(entry)
     mafia_after = [n for n in res.alive if r.roles.get(n) and r.roles[n].is_mafia]
     for nick in sorted(mafia_after, key=_order_key(r)):
@@ -517,6 +532,10 @@ def recover_out_dir(out_dir: Path) -> list[str]:
         return done
     for p in sorted(out_dir.iterdir()):
         name = p.name
+        if name.startswith(".day-") and name.endswith(".gone"):
+            shutil.rmtree(p, ignore_errors=True)
+            done.append(f"removed the withdrawn {name}")
+            continue
         if not (name.startswith(".day-") and name.endswith((".new", ".old"))):
             continue
         day = name[len(".day-"):-4]
@@ -554,8 +573,8 @@ def write_day_files(out_dir: Path, day: int, files: Mapping[str, str]) -> Path:
             shutil.rmtree(new)
         new.mkdir()
         for rel, text in files.items():
-            target = new / rel
-            if new not in target.parents:
+            target = Path(os.path.normpath(new / rel))
+            if new not in target.parents or Path(rel).is_absolute():
                 raise StorageError(f"refusing to write outside the day folder: {rel}",
                                    path=str(new))
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -584,3 +603,272 @@ def write_day_files(out_dir: Path, day: int, files: Mapping[str, str]) -> Path:
     except OSError as e:
         raise StorageError(f"cannot write the day's posts: {e}", path=str(out_dir),
                            hint="check that the game folder's out/ is writable") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# The service: resolve a day of a game and write its posts
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ResolveOutcome:
+    """What ``resolve_day_files`` did: the day's result, where its posts are, and which later
+    days it rewrote (``rewritten``) or withdrew because the game now ends earlier
+    (``withdrawn``)."""
+
+    day: int
+    result: DayResult
+    out_dir: Path
+    files: tuple[str, ...]
+    report: DayReport
+    state: Any                     # the GameState after the day
+    lynch: Any = None              # the tally's Lynch
+    rewritten: tuple[int, ...] = ()
+    withdrawn: tuple[int, ...] = ()
+
+
+def default_day(ctx) -> int:
+    """``resolve``'s default day: the last one whose deadline has passed (CONTRACT)."""
+    day = ctx.calendar().last_due_day(ctx.now())
+    if day < 1:
+        cal = ctx.calendar()
+        raise RulesError(f"no day's deadline has passed yet (day 1 ends "
+                         f"{cal.deadline(1).isoformat()})",
+                         hint="wait for the deadline, or give --day N --force")
+    return day
+
+
+def initial_game_state(ctx):
+    """The state before day 1: the game file's players with the dealt roles, the duty mafioso
+    and the random list (``scraper-mod deal``'s, unless the game file gives them)."""
+    from .rules.deal import effective_duty, effective_players, effective_random_list
+    from .rules.state import initial_state
+    deal = ctx.store.get("deal")
+    return initial_state(effective_players(ctx.game, deal), effective_duty(ctx.game, deal),
+                         effective_random_list(ctx.game, deal) or ())
+
+
+def state_before(ctx, day: int):
+    """The game state day ``day`` starts from: the stored state after day ``day - 1``."""
+    from .rules.state import GameState
+    if day == 1:
+        return initial_game_state(ctx)
+    stored = ctx.store.resolution(day - 1)
+    if stored is None:
+        missing = min(d for d in range(1, day) if ctx.store.resolution(d) is None)
+        raise RulesError(f"day {missing} is not resolved yet, so day {day} has no state to "
+                         "start from", hint=f"resolve day {missing} first")
+    if not isinstance(stored.get("state"), dict):
+        raise StorageError(f"the stored resolution of day {day - 1} has no game state",
+                           path=str(ctx.store.path),
+                           hint=f"resolve day {day - 1} again (scraper-mod resolve --day "
+                                f"{day - 1})")
+    return GameState.from_json(stored["state"])
+
+
+def final_scan(ctx, day: int) -> None:
+    """The final full re-scan of the day's topic and the last read of the move source.
+
+    A topic that could not be read completely, or a move source that failed, stops the
+    resolution: a day is never resolved on partial data."""
+    from .errors import ConfigError, ForumError, MailboxError
+    from .forum.poller import poll_day
+    if not ctx.topic_for_day(day):
+        raise ConfigError(f"day {day} has no topic", path=str(ctx.game.path), key="days",
+                          hint=f"add [[days]] number = {day} with its topic, or use --offline")
+    report = poll_day(ctx, day, full=True)
+    if report is not None and (report.errors or not report.complete):
+        first = report.errors[0] if report.errors else "the last page was not reached"
+        raise ForumError(f"the final re-scan of day {day}'s topic failed: {first}",
+                         url=report.topic,
+                         hint="try again when the board answers, or resolve the stored "
+                              "posts with --offline")
+    if ctx.game.moves.source:
+        from .moves.intake import poll_moves
+        intake = poll_moves(ctx)
+        if intake.fetch.errors:
+            raise MailboxError(f"the last read of the moves failed: {intake.fetch.errors[0]}",
+                               source=intake.fetch.source,
+                               hint="try again, or resolve the stored moves with --offline")
+
+
+def _reveal(ctx, state) -> RandomReveal | None:
+    if not state.order:
+        return None
+    deal = ctx.store.get("deal") or {}
+    if list(deal.get("random_list") or ()) == list(state.order):
+        return RandomReveal(order=tuple(state.order), salt=deal.get("salt"),
+                            commitment=deal.get("commitment"))
+    return RandomReveal(order=tuple(state.order))
+
+
+def build_report(ctx, day: int, *, tally, lynch, moves, orders, before, result,
+                 after) -> DayReport:
+    """The ``DayReport`` of a resolved day from the service objects (VOTES' ``DayTally``,
+    MOVES' judged moves, CORE's states and result)."""
+    from .rules.votes import reason_text
+    from .tallying import post_link
+    game = ctx.game
+    lang = game.language
+    cal = ctx.calendar()
+    deadline = cal.deadline(day)
+    over = result.winner is not None
+    next_deadline = None if over else cal.deadline(day + 1)
+    next_regular = None
+    if not over and cal.is_moved(day + 1):
+        next_regular = cal.scheduled_deadline(day + 1)
+    merged = (not over and not cal.is_moved(day + 1)
+              and cal.deadline(day + 1) - cal.day_start(day + 1) > timedelta(hours=24))
+    board = tally.board
+
+    def link(post_id: int) -> str | None:
+        return post_link(board, post_id) if board and post_id is not None else None
+
+    notes = tally.notes
+    rejected = tuple(Rejected(post_id=r.post_id, author=r.author, text=r.text, reason=r.reason,
+                              why=reason_text(r.reason, lang)) for r in tally.rejected)
+    edits = tuple(EditNote(post_id=e.post_id, author=e.author, edited_at=e.edited_at,
+                           before=tuple(e.before), after=tuple(e.after), counted=e.counted,
+                           seen_before=e.seen_before) for e in notes.edits)
+    order = {n: i for i, n in enumerate(before.roles)}
+    posts_by = tuple(sorted(((n, int(c)) for n, c in dict(notes.posts_per_player).items()
+                             if c), key=lambda x: (order.get(x[0], len(order)), x[0])))
+    frozen_today = ", ".join(sorted(tally.state.frozen)) or None
+    tally_notes = tuple(tally.state.notes) + tuple(notes.notes) + (
+        (tally.lynch_note,) if tally.lynch_note else ())
+    return DayReport(
+        title=game.title, day=day, lang=lang, tz=game.timezone, options=game.rules,
+        result=result, roles=dict(before.roles), alive_before=before.alive_in_order(),
+        deadline=deadline, newspaper_at=cal.day_start(day + 1),
+        next_deadline=next_deadline, next_deadline_regular=next_regular,
+        deadline_regular=cal.scheduled_deadline(day) if cal.is_moved(day) else None,
+        next_day_merged=merged,
+        candidates=build_candidates(tally.tally.counts, tally.tally.votes, link=link),
+        not_voting=tuple(tally.tally.not_voting),
+        lynch_by=lynch.by if lynch else None, tied=tuple(lynch.tied) if lynch else (),
+        random_order=tuple(before.order), cursor_before=before.cursor,
+        cursor_after=lynch.cursor if lynch else before.cursor,
+        rejected=rejected, tally_notes=tally_notes, moves=tuple(moves), orders=orders,
+        commissar=before.commissar, sergeant=before.sergeant, duty=before.duty,
+        commissar_after=after.commissar, duty_after=after.duty, frozen_today=frozen_today,
+        posts_by=posts_by, edits=edits, late_posts=tuple(notes.late_posts),
+        deleted_posts=tuple(notes.deleted),
+        reveal=_reveal(ctx, before) if over else None, topic=tally.topic,
+        vote_table=vote_table_layout(game.rules))
+
+
+def _decide_lynch(tally, before, options):
+    from .rules.tally import decide_lynch
+    leaders = [t for t in tally.tally.leaders if t in before.alive]
+    if len(leaders) != 1 and not before.order:
+        raise RulesError("the vote is tied or empty and the game has no random list (R3)",
+                         hint="draw it with `scraper-mod deal`, or set game.random_list")
+    return decide_lynch(tally.tally, alive=before.alive, order=before.order,
+                        cursor=before.cursor, options=options)
+
+
+def compute_day(ctx, day: int):
+    """Resolve day ``day`` from the stored posts and moves, without writing anything.
+
+    Returns ``(report, files-independent parts)``: the ``DayReport``, the state after the
+    day, the lynch and the night orders."""
+    from .moves.intake import day_moves
+    from .rules.moves import orders_from_moves
+    from .rules.night import resolve_day
+    from .tallying import tally_day
+    game = ctx.game
+    before = state_before(ctx, day)
+    if day > 1:
+        prev = ctx.store.resolution(day - 1) or {}
+        if prev.get("winner"):
+            raise RulesError(f"the game ended on day {day - 1} ({prev['winner']} won): "
+                             f"there is no day {day}")
+    deadline = ctx.calendar().deadline(day)
+    tally = tally_day(ctx, day, as_of=deadline)
+    lynch = _decide_lynch(tally, before, game.rules)
+    moves = day_moves(ctx, day, state=before)
+    orders = orders_from_moves(moves, before, game.rules)
+    result, after = resolve_day(day, before, lynch, orders, game.rules)
+    report = build_report(ctx, day, tally=tally, lynch=lynch, moves=moves, orders=orders,
+                          before=before, result=result, after=after)
+    return report, before, after, lynch, orders
+
+
+def resolve_day_files(ctx, day: int | None = None, *, force: bool = False,
+                      offline: bool = False, preview: bool = False,
+                      cascade: bool = True) -> ResolveOutcome:
+    """Resolve day ``day`` (RULES R6) and write ``out/day-N/`` (R9).
+
+    Refuses before the day's deadline unless ``force``. Unless ``offline``, first re-scans
+    the whole topic and reads the move source a last time. Records the result and the game
+    state after the day in the store, writes the posts atomically, and — when later days
+    were already resolved — resolves them again from the new state (``cascade``), so a
+    correction of an earlier day carries through; later days that no longer happen (the game
+    now ends earlier) are withdrawn from the store and from ``out/``.
+    """
+    from .preview import preview_files
+    if day is None:
+        day = default_day(ctx)
+    if day < 1:
+        raise RulesError(f"there is no day {day}: days are numbered from 1")
+    cal = ctx.calendar()
+    deadline = cal.deadline(day)
+    now = ctx.now()
+    if now < deadline and not force:
+        raise RulesError(f"day {day}'s deadline has not passed yet: it is "
+                         f"{deadline.astimezone(ctx.game.timezone).isoformat()}",
+                         hint="wait for it, or use --force to resolve early")
+    if not offline:
+        final_scan(ctx, day)
+    report, before, after, lynch, orders = compute_day(ctx, day)
+    files = render_day(report)
+    out_dir = ctx.game.out_dir
+    final = out_dir / f"day-{day}"
+    if preview or (final / "preview").is_dir():
+        files.update(preview_files(files, lang=report.lang))
+    write_day_files(out_dir, day, files)
+    result = report.result
+    data = {
+        **result.to_json(),
+        "story": result.story, "vsb_protected": result.vsb_protected,
+        "notes": list(result.notes),
+        "lynch": lynch.to_json() if lynch is not None else None,
+        "orders": orders.to_json(),
+        "cursor": after.cursor,
+        "state_before": before.to_json(),
+        "state": after.to_json(),
+        "files": {rel: hashlib.sha256(text.encode("utf-8")).hexdigest()
+                  for rel, text in files.items()},
+    }
+    ctx.store.save_resolution(day, data, resolved_at=now)
+    ctx.store.log_event("resolve", {"day": day, "forced": bool(force and now < deadline),
+                                    "offline": offline, "winner": result.winner},
+                        at=now)
+    rewritten: list[int] = []
+    withdrawn: list[int] = []
+    if cascade:
+        later = sorted(d for d in ctx.store.resolutions() if d > day)
+        for d in later:
+            if ctx.store.resolution(d - 1) is None or (ctx.store.resolution(d - 1) or {}).get(
+                    "winner"):
+                withdraw_day(ctx, d)
+                withdrawn.append(d)
+                continue
+            resolve_day_files(ctx, d, force=True, offline=True, cascade=False)
+            rewritten.append(d)
+    return ResolveOutcome(day=day, result=result, out_dir=final, files=tuple(files),
+                          report=report, state=after, lynch=lynch, rewritten=tuple(rewritten),
+                          withdrawn=tuple(withdrawn))
+
+
+def withdraw_day(ctx, day: int) -> None:
+    """Forget a resolved day that no longer happens: its stored resolution and its posts
+    (the folder is renamed aside first, so a crash leaves it whole or gone)."""
+    ctx.store.delete_resolutions_from(day)
+    final = ctx.game.out_dir / f"day-{day}"
+    gone = ctx.game.out_dir / f".day-{day}.gone"
+    if final.exists():
+        if gone.exists():
+            shutil.rmtree(gone)
+        os.rename(final, gone)
+        shutil.rmtree(gone, ignore_errors=True)
+    ctx.store.log_event("withdraw", {"day": day}, at=ctx.now())

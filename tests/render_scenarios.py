@@ -86,24 +86,27 @@ def votes_lynch() -> DayReport:
         cand("Лиса", ("Кот", t(15, 9, 5), 29)),
     ), not_voting=("NightOwl",), rejected=(
         Rejected(40, "NightOwl", "Вася", "quoted"),
-        Rejected(49, "Лиса", "Маша_2", "late"),
+        Rejected(49, "Лиса", "Маша_2", "late", "пост после дедлайна"),
     ), tally_notes=("#38 Кот: «Васе» прочитано как Вася (склонение)",),
         moves=(
-            move("Big Joe", "kill", "Лиса", t(15, 10, 0), "replaced"),
+            move("Big Joe", "kill", "Лиса", t(15, 10, 0), "replaced", "replaced"),
+            move("Кот", "kill", "Игрок-7", t(15, 12, 0), "invalid", "not_duty"),
             move("Big Joe", "kill", "NightOwl", t(15, 18, 30), story="Его нашли утром в парке, у пруда с утками..."),
             move("doc_Holiday", "heal", "Маша_2", t(15, 17, 0)),
             move("Ёжик в тумане", "check", "Big Joe", t(15, 16, 0)),
-            move("Алексей", "kill", "Кот", t(15, 20, 0, 2), "late", "received after the deadline"),
+            move("Алексей", "kill", "Кот", t(15, 20, 0, 2), "late", "late"),
             move("stranger@example.org", None, None, t(15, 11, 0), "unknown_sender",
-                 "not a player's address"),
+                 "unknown_sender"),
         ),
         orders=Orders(mafia_kill="NightOwl", mafia_by="Big Joe", heal="Маша_2",
                       doctor="doc_Holiday", check="Big Joe", checker="Ёжик в тумане"),
         posts_by=(("Вася", 5), ("Маша_2", 3), ("doc_Holiday", 2), ("Big Joe", 4),
                   ("Ёжик в тумане", 1), ("Алексей", 1), ("Игрок-7", 2), ("Кот", 2),
                   ("Лиса", 3)),
-        edits=(EditNote(44, "Вася", t(15, 19, 52), 1), EditNote(47, "Ёжик в тумане",
-                                                               t(15, 20, 3), 2)))
+        edits=(EditNote(44, "Вася", t(15, 19, 52), before=("Лиса",), after=("Маша_2",)),
+               EditNote(47, "Ёжик в тумане", t(15, 20, 3), before=("Маша_2",),
+                        after=("Вася",), counted=False)),
+        late_posts=(49,))
 
 
 def random_tie() -> DayReport:
@@ -148,8 +151,7 @@ def freeze() -> DayReport:
                 ), not_voting=("doc_Holiday", "Игрок-7"),
                 rejected=(Rejected(95, "Игрок-7", "Кот", "frozen"),),
                 moves=(move("Вася", "freeze", "doc_Holiday", t(18, 9, 0)),
-                       move("doc_Holiday", "heal", "Лиса", t(18, 9, 30), "invalid",
-                            "frozen tonight"),
+                       move("doc_Holiday", "heal", "Лиса", t(18, 9, 30)),
                        move("Алексей", "kill", "Лиса", t(18, 15, 0))),
                 orders=Orders(freeze="doc_Holiday", boss="Вася", maniac_kill="Лиса",
                               maniac="Алексей"))

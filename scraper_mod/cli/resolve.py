@@ -1,14 +1,103 @@
-"""`scraper-mod resolve` (placeholder until its issue lands)."""
+"""`scraper-mod resolve GAME [--day N] [--format text|json] [--force] [--offline] [--preview]`
+
+Resolves a day whose deadline has passed (RULES R6) and writes its posts under
+``out/day-N/`` (R9): the newspaper, the start-of-day post, the private messages, the host
+report and ``result.json``.
+"""
 
 from __future__ import annotations
 
-from ..errors import ScraperModError
+from ..context import open_game
+from ..resolving import ResolveOutcome, default_day, resolve_day_files
+from .common import add_game_argument, print_json
 
 
 def register(sub) -> None:
-    p = sub.add_parser("resolve", help="(not built yet)")
+    p = sub.add_parser(
+        "resolve", help="resolve a day whose deadline has passed and write its posts",
+        description="Resolves a game day by the rules (the lynch, then the night: freeze, "
+                    "heals, kills, the check, the Sergeant's promotion, victory) after a "
+                    "final full re-scan of the day's topic and a last read of the move "
+                    "source, records it, and writes out/day-N/: newspaper.bbcode, "
+                    "day-start.bbcode, pm/<nick>.txt, host-report.txt and result.json. "
+                    "Running it again gives the same bytes; resolving an earlier day again "
+                    "rewrites the later resolved days from it.")
+    add_game_argument(p)
+    p.add_argument("--day", type=int, metavar="N",
+                   help="the day to resolve (default: the first day whose deadline has "
+                        "passed and that is not resolved yet, else the last resolved day)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="what to print: a summary (text) or the result as JSON")
+    p.add_argument("--force", action="store_true",
+                   help="resolve even though the day's deadline has not passed yet")
+    p.add_argument("--offline", action="store_true",
+                   help="use only what is stored: no final re-scan of the topic, no last "
+                        "read of the move source")
+    p.add_argument("--preview", action="store_true",
+                   help="also write out/day-N/preview/*.html: each post as phpBB shows it")
     p.set_defaults(func=run)
 
 
+def choose_day(ctx) -> int:
+    """The first due day not resolved yet; once every due day is, the last resolved one."""
+    last_due = default_day(ctx)
+    resolved = ctx.store.resolutions()
+    for day in range(1, last_due + 1):
+        if day not in resolved:
+            return day
+        if resolved[day].get("winner"):
+            return day
+    return last_due
+
+
 def run(args) -> int:
-    raise ScraperModError("'resolve' is not built yet")
+    ctx = open_game(args.game)
+    try:
+        day = args.day if args.day is not None else choose_day(ctx)
+        out = resolve_day_files(ctx, day, force=args.force, offline=args.offline,
+                                preview=args.preview)
+    finally:
+        ctx.close()
+    if args.format == "json":
+        print_json(out.result.to_json())
+    else:
+        print(summary(out))
+    return 0
+
+
+def summary(out: ResolveOutcome) -> str:
+    """A few lines for the host: what happened and what was written where."""
+    r = out.result
+    lines = [f"day {out.day} resolved"]
+    if r.lynched:
+        lines.append(f"  jailed: {r.lynched.player} ({r.lynched.role.value}, by {r.lynched.by})")
+    else:
+        lines.append("  jailed: nobody")
+    if r.killed:
+        lines.append("  killed: " + ", ".join(f"{d.player} ({d.role.value}, by {d.by})"
+                                              for d in r.killed))
+    else:
+        lines.append("  killed: nobody")
+    if r.saved:
+        lines.append("  the Doctor saved someone")
+    if r.frozen:
+        lines.append(f"  frozen: {r.frozen}")
+    if r.promoted:
+        lines.append(f"  promoted to Commissar: {r.promoted}")
+    if r.winner:
+        lines.append(f"  the game is over: {r.winner} wins")
+    lines.append(f"  alive ({len(r.alive)}): {', '.join(r.alive)}")
+    pms = [f for f in out.files if f.startswith("pm/")]
+    posts = [f for f in out.files if not f.startswith(("pm/", "preview/"))]
+    lines.append(f"wrote {out.out_dir}/: {', '.join(posts)}"
+                 + (f", {len(pms)} private message(s) in pm/" if pms else ""))
+    if any(f.startswith("preview/") for f in out.files):
+        lines.append(f"preview: {out.out_dir / 'preview' / 'newspaper.html'}")
+    if out.rewritten:
+        lines.append("rewrote the later days from this one: "
+                     + ", ".join(str(d) for d in out.rewritten))
+    if out.withdrawn:
+        lines.append("the game now ends on this day; withdrew the later days: "
+                     + ", ".join(str(d) for d in out.withdrawn))
+    return "\n".join(lines)
+
