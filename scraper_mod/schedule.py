@@ -73,6 +73,7 @@ class PollResult:
     pages: int = 0
     new_moves: int = 0
     move_error: str | None = None   # the move source failed (the topic poll may still be good)
+    errors: tuple[str, ...] = ()    # problems that did not stop the poll (a failed page...)
 
     def describe(self) -> str:
         what = "full re-scan of" if self.full else "polled"
@@ -113,54 +114,67 @@ class DaemonOps(Protocol):
 # ---------------------------------------------------------------------------------------------
 
 def make_client(ctx: GameContext):
-    """A ``ForumClient`` for the game's board (``[forum]``)."""
-    from .forum.client import ForumClient
-    f = ctx.game.forum
-    if not f.url:
+    """A ``ForumClient`` for the game's board (``[forum]``), on the game's clock."""
+    from .forum.poller import client_for_game
+    if not ctx.game.forum.url:
         raise ConfigError("no [forum] url: the daemon has no board to read",
                           path=str(ctx.game.path), key="forum.url",
                           hint='e.g. url = "https://forum.example.org/"')
-    kwargs = dict(base_url=f.url, username=f.username, min_delay=f.min_delay,
-                  timeout=f.timeout, retries=f.retries)
-    if not isinstance(ctx.clock, SystemClock):
-        # A simulated clock: the client's pauses and back-off move it instead of waiting.
-        kwargs.update(sleep=ctx.clock.sleep,
-                      monotonic=lambda: ctx.clock.now().timestamp())
-    return ForumClient(**kwargs)
+    return client_for_game(ctx.game, ctx.clock)
 
 
-def poll_moves_once(ctx: GameContext) -> int:
-    """Read the move source once; the number of new messages stored (0 without a source)."""
+@dataclass(frozen=True)
+class _Fetched:
+    """A move source whose fetch already happened (hands its report to ``poll_moves``)."""
+
+    name: str
+    report: object
+
+    def fetch_new(self, store, *, now):
+        return self.report
+
+
+def poll_moves_once(ctx: GameContext, *, answer: bool = True) -> tuple[int, tuple[str, ...]]:
+    """Read the move source once: (new messages stored, per-message problems).
+
+    The messages are stored raw by the source; the move intake then judges and answers them.
+    The intake re-reads every stored letter, so on an idle poll (nothing new, no SMTP
+    answers to retry) it is skipped unless ``answer``. Without ``[moves] source`` there is
+    nothing to read. A source that cannot be read at all raises ``MailboxError``.
+    """
     if not ctx.game.moves.source:
-        return 0
+        return 0, ()
     from .moves.intake import poll_moves
-    report = poll_moves(ctx)
-    for name in ("new_messages", "new", "stored"):
-        v = getattr(report, name, None)
-        if isinstance(v, int):
-            return v
-        if isinstance(v, (list, tuple)):
-            return len(v)
-    return int(report) if isinstance(report, int) else 0
+    from .moves.sources import source_for
+    source = source_for(ctx.game)
+    fetch = source.fetch_new(ctx.store, now=ctx.now())
+    errors = tuple(fetch.errors)
+    if fetch.new or errors or answer or ctx.game.moves.smtp_host:
+        report = poll_moves(ctx, source=_Fetched(source.name, fetch))
+        errors += tuple(e for e in report.errors if e not in errors)
+    return len(fetch.new), errors
 
 
-def poll_once(ctx: GameContext, day: int, *, full: bool = False, client=None) -> PollResult:
+def poll_once(ctx: GameContext, day: int, *, full: bool = False, client=None,
+              answer_moves: bool = True) -> PollResult:
     """Poll day ``day``'s topic (a full re-scan when ``full``) and the move source.
 
-    A forum error propagates (the caller decides: log and go on, or hold the resolution);
-    a move-source error is reported in the result when the topic was read, so one broken
-    mailbox does not stop the vote count.
+    A full re-scan that cannot read every page raises (the caller holds the resolution);
+    an incremental poll reports its problems in ``errors``. A move-source error is reported
+    in ``move_error`` by an incremental poll, so one broken mailbox does not stop the vote
+    count, and raised by the final (full) poll, so no day is resolved without its moves.
     """
     topic = ctx.topic_for_day(day)
     report = None
     if topic:
         from .forum.poller import poll_topic
         client = client or make_client(ctx)
-        report = poll_topic(client, ctx.store, topic, now=ctx.now(), full=full,
+        report = poll_topic(client, ctx.store, topic, now=ctx.now, full=full,
                             board_tz=ctx.game.timezone)
     move_error = None
+    move_problems: tuple[str, ...] = ()
     try:
-        new_moves = poll_moves_once(ctx)
+        new_moves, move_problems = poll_moves_once(ctx, answer=full or answer_moves)
     except MailboxError as e:
         if full:
             raise
@@ -170,10 +184,18 @@ def poll_once(ctx: GameContext, day: int, *, full: bool = False, client=None) ->
         v = getattr(report, name, 0) if report is not None else 0
         return len(v) if isinstance(v, (list, tuple, set, frozenset, dict)) else int(v or 0)
 
+    errors = tuple(getattr(report, "errors", ()) or ()) + move_problems
+    if full and report is not None and (errors or not getattr(report, "complete", True)):
+        first = errors[0] if errors else "the last page was not reached"
+        raise ForumError(f"the final re-scan of day {day}'s topic is incomplete: {first}",
+                         url=topic, hint="it is tried again until the board answers")
+    if full and move_problems:
+        raise MailboxError(f"the last read of the moves failed: {move_problems[0]}",
+                           hint="check the message named; it is tried again")
     return PollResult(day=day, topic=topic, full=full, requests=n("requests"),
                       new_posts=n("new_posts"), new_versions=n("new_versions"),
                       deleted=n("deleted"), pages=n("pages"), new_moves=new_moves,
-                      move_error=move_error)
+                      move_error=move_error, errors=errors)
 
 
 def resolve_due(ctx: GameContext, day: int) -> Resolution:
@@ -267,6 +289,7 @@ class LiveOps:
 
     def __init__(self, client=None) -> None:
         self._client = client
+        self._answered_once = False   # the first poll answers anything left from before
 
     def client(self, ctx: GameContext):
         if self._client is None:
@@ -275,7 +298,10 @@ class LiveOps:
 
     def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult:
         client = self.client(ctx) if ctx.topic_for_day(day) else None
-        return poll_once(ctx, day, full=full, client=client)
+        res = poll_once(ctx, day, full=full, client=client,
+                        answer_moves=not self._answered_once)
+        self._answered_once = True
+        return res
 
     def resolve(self, ctx: GameContext, day: int) -> Resolution:
         return resolve_due(ctx, day)
@@ -591,6 +617,8 @@ class Daemon:
         if res.move_error:
             self.error(f"day {day}: reading the move source failed: {res.move_error} - check "
                        "[moves] in game.toml; will try again at the next poll")
+        for problem in res.errors:
+            self.error(f"day {day}: {problem} - will try again at the next poll")
         left = self.ctx.calendar().deadline(day) - now
         self.info("day %d (%s left): %s", day, fmt_delta(left), res.describe())
         if topic is None and day not in self._warned_no_topic:

@@ -1,0 +1,146 @@
+"""A real `scraper-mod run`: a subprocess on the real clock against LocalBoard (a phpBB 3.3
+look-alike on 127.0.0.1), with day 1's deadline a few seconds away (a moved deadline in
+[[days]]), a 1 s grace and a cadence of seconds ([schedule] takes fractions of minutes).
+It must write out/day-1/ within 30 s of the deadline plus the grace, hold the game's lock
+while it runs, and stop cleanly on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from scraper_mod.forum.localboard import LocalBoard
+
+MSK = ZoneInfo("Europe/Moscow")
+PLAYERS = [("Вася", "boss", 201), ("Игорь", "mafia", 202), ("Маша", "commissar", 203),
+           ("Ирина", "doctor", 204), ("Петя", "civilian", 205), ("Коля", "civilian", 206),
+           ("Таня", "civilian", 207)]
+
+
+def game_toml(board: LocalBoard, topic: str, deadline: datetime) -> str:
+    begin = (deadline - timedelta(minutes=3)).astimezone(MSK)
+    players = "".join(f'[[players]]\nnick = "{n}"\nrole = "{r}"\nforum_id = {u}\n\n'
+                      for n, r, u in PLAYERS)
+    order = ", ".join(f'"{n}"' for n, _, _ in PLAYERS)
+    return f"""[game]
+title = "Проверка демона"
+start = {begin:%Y-%m-%d}
+day_start = "{begin:%H:%M}"
+host = "Ведущий"
+random_list = [{order}]
+
+[mafia]
+duty = "Игорь"
+
+[forum]
+url = "{board.url}"
+min_delay = 0
+retries = 1
+timeout = 5
+
+[moves]
+source = "maildir"
+path = "moves"
+
+[schedule]
+poll_minutes = 0.05
+final_poll_minutes = 0.02
+final_window_minutes = 0.1
+grace_seconds = 1
+
+{players}[[days]]
+number = 1
+topic = "{topic}"
+deadline = {deadline.astimezone(MSK).isoformat(timespec="seconds")}
+"""
+
+
+def wait_for(predicate, timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return predicate()
+
+
+def scraper_mod(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "scraper_mod", *args], capture_output=True,
+                          text=True, timeout=30, **kw)
+
+
+def test_a_real_run_writes_the_day_within_30_s_of_deadline_plus_grace(tmp_path):
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    deadline = now + timedelta(seconds=5)
+    with LocalBoard(language="ru") as board:
+        tid = board.add_topic("Проверка — День 1")
+        board.add_post("Ведущий", 50, "День 1 начался.", now - timedelta(seconds=100))
+        votes = [("Вася", "Петя"), ("Игорь", "Петя"), ("Маша", "Вася"), ("Ирина", "Петю"),
+                 ("Петя", "Вася"), ("Коля", "Петю")]
+        for i, (author, target) in enumerate(votes):
+            uid = next(u for n, _, u in PLAYERS if n == author)
+            board.add_post(author, uid, f"[color=red]{target}[/color]",
+                           now - timedelta(seconds=90 - i))
+        game = tmp_path / "game"
+        for sub in ("cur", "new", "tmp"):
+            (game / "moves" / sub).mkdir(parents=True)
+        (game / "game.toml").write_text(game_toml(board, board.topic_url(tid), deadline),
+                                        encoding="utf-8")
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        proc = subprocess.Popen([sys.executable, "-m", "scraper_mod", "run", str(game)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=env)
+        try:
+            assert wait_for(lambda: (game / "run.lock").exists()
+                            and "running" in (game / "run.log").read_text(encoding="utf-8")
+                            if (game / "run.log").exists() else False, 10)
+            # one instance per game: a second daemon is refused, status sees the first
+            second = scraper_mod("run", str(game))
+            assert second.returncode == 1
+            assert "already running for this game" in second.stderr
+            assert f"pid {proc.pid}" in second.stderr
+            status = scraper_mod("status", str(game))
+            assert status.returncode == 0, status.stderr
+            assert f"daemon: running (pid {proc.pid})" in status.stdout
+            assert "day 1: deadline" in status.stdout
+
+            # votes posted after the deadline must not count (R2.6): with them Вася would
+            # lead 4 to 3
+            assert wait_for(lambda: datetime.now(timezone.utc) >= deadline, 10)
+            board.add_post("Таня", 207, "[color=red]Вася[/color]")
+            board.add_post("Игорь", 202, "[color=red]Васю[/color]")
+
+            result = game / "out" / "day-1" / "result.json"
+            budget = (deadline - datetime.now(timezone.utc)).total_seconds() + 1 + 30
+            assert wait_for(result.exists, budget), (
+                "out/day-1/ not written in time\n" + (game / "run.log").read_text("utf-8"))
+            written_at = datetime.now(timezone.utc)
+            assert written_at <= deadline + timedelta(seconds=1 + 30)
+            data = json.loads(result.read_text(encoding="utf-8"))
+            assert data["day"] == 1
+            assert data["lynched"] == {"player": "Петя", "role": "civilian", "by": "votes"}
+            for name in ("newspaper.bbcode", "day-start.bbcode", "host-report.txt"):
+                assert (game / "out" / "day-1" / name).exists()
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                out, err = proc.communicate(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                out, err = proc.communicate()
+        assert proc.returncode == 0, err
+        log = (game / "run.log").read_text(encoding="utf-8")
+        assert "day 1 resolved" in log and "out/day-1" in log
+        assert "got SIGTERM: stopping" in log and "stopped (stop)" in log
+        assert "Traceback" not in err
+        # the lock is free again
+        from scraper_mod.schedule import running_pid
+        assert running_pid(game) is None
