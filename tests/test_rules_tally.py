@@ -189,3 +189,13 @@ def test_counts_each_alive_voter_at_most_once_R2_5():
     t = count_votes(votes, alive=ALIVE)
     assert sum(c.votes for c in t.counts) == 1 and len(t.votes) == 1
     assert t.counts[0].reached_at == at(9, 13, 0)
+
+
+def test_R2_8_votes_by_or_for_non_players_rejected_when_players_given():
+    """R2.8: with the player list, a stranger's vote or a vote for a stranger is not_a_player."""
+    votes = [v("Гость", "Вася", at(9, 10, 0), 80), v("Маша_2", "Гость", at(9, 11, 0), 81)]
+    t = count_votes(votes, alive=ALIVE, players=PLAYERS)
+    assert [(r.author, r.reason) for r in t.rejected] == [("Гость", "not_a_player"),
+                                                          ("Маша_2", "not_a_player")]
+    t = count_votes(votes, alive=ALIVE)
+    assert [r.reason for r in t.rejected] == ["dead_voter", "dead_target"]

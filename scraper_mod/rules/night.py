@@ -7,7 +7,8 @@ counted move) and the state before the day give the ``DayResult`` and the state 
 The steps, in R6's order:
 
 1. The lynch (R2.9): the jailed player dies at once; his night move is void and the kills,
-   heals and freezes aimed at him do nothing. With ``lynch_first = False`` the lynch is
+   heals and freezes aimed at him do nothing (a check of him is still answered: his role is
+   public anyway). With ``lynch_first = False`` the lynch is
    simultaneous with the night: his own move still acts, and a kill aimed at him finds a man
    who dies once, by the lynch.
 2. The freeze (R5.4): the Boss's freeze on a living non-mafioso voids the frozen player's

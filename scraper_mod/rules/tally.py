@@ -116,9 +116,14 @@ def _vote_key(v: Vote) -> tuple[datetime, int]:
 
 
 def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable[str] = (),
-                self_votes: bool = True) -> Tally:
-    """R2.5, R2.8: each alive, unfrozen voter's latest valid vote, and the counts."""
+                self_votes: bool = True, players: Iterable[str] | None = None) -> Tally:
+    """R2.5, R2.8: each alive, unfrozen voter's latest valid vote, and the counts.
+
+    ``players`` (all nicks, dead too), when given, lets a vote by or for someone who is not a
+    player be rejected as ``not_a_player`` rather than as dead.
+    """
     alive_set = set(alive)
+    everyone = set(players) if players is not None else None
     frozen_set = {f for f in frozen if f in alive_set}
     ordered = sorted(votes, key=_vote_key)
     rejected: list[Rejection] = []
@@ -126,7 +131,9 @@ def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable
     since: dict[str, datetime] = {}  # start of the voter's current run for the same target
     for v in ordered:
         reason = None
-        if v.voter not in alive_set:
+        if everyone is not None and (v.voter not in everyone or v.target not in everyone):
+            reason = "not_a_player"
+        elif v.voter not in alive_set:
             reason = "dead_voter"
         elif v.voter in frozen_set:
             reason = "frozen"
