@@ -356,6 +356,8 @@ def test_client_logs_in_to_the_board(clock):
                         now=clock.now)
         c.login()
         assert c.logins == 1
+        c.login()                       # already logged in: phpBB sends us to the index
+        assert c.logins == 1 and b.failed_logins == 0
         r = c.get_page(b.topic_url())
         assert parse_topic_page(r.body, url=r.url).posts[0].text == "secret"
         assert r.fetched_at == clock.now().replace(microsecond=0)

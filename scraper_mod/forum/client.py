@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -70,6 +71,17 @@ class FetchResult:
     @property
     def text(self) -> str:
         return self.body.decode("utf-8", "replace")
+
+
+_ERRNO_RE = re.compile(r"\[Errno -?\d+\] [^'\")]+|Read timed out|Connection reset by peer|"
+                       r"Remote end closed connection without response|"
+                       r"Connection aborted|IncompleteRead")
+
+
+def _reason(e: BaseException) -> str:
+    """A short reason for a network error (``ConnectionError: [Errno 111] Connection refused``)."""
+    m = _ERRNO_RE.search(str(e))
+    return f"{type(e).__name__}: {m.group(0).strip()}" if m else type(e).__name__
 
 
 def _utcnow() -> datetime:
@@ -263,7 +275,7 @@ class ForumClient:
                 body = resp.content
             except _RETRYABLE_EXC as e:
                 self._last_request = self._monotonic()
-                last_problem = f"{type(e).__name__}"
+                last_problem = _reason(e)
                 delay = self._backoff_delay(attempt)
                 log.warning("%s %s failed (%s); attempt %d of %d", method, url, last_problem,
                             attempt + 1, self.retries + 1)
@@ -321,6 +333,9 @@ class ForumClient:
             err = page_error(form_page)
             if err is not None:
                 raise err
+            if b"mode=logout" in form_page.body:   # phpBB sends a logged-in user away
+                log.info("already logged in to %s", self.base_url)
+                return
             raise LoginRequiredError("the login page has no login form", url=form_page.url,
                                      hint="check [forum] url; is this a phpBB 3 board?")
         # phpBB rejects a form posted within the second it was created (form_token check).

@@ -1008,6 +1008,8 @@ class LocalBoard:
             return 200, headers, self.render_message(self.s["disabled"],
                                                      section=path.split(".")[0])
         if path == "ucp.php" and q.get("mode") == "login":
+            if user != 1:   # phpBB sends a logged-in user to the index
+                return 302, {**headers, "Location": f"{self.url}index.php"}, ""
             return self._login(method, q, form, sid, headers)
         if path == "ucp.php" and q.get("mode") == "logout":
             self.sessions[sid] = 1
