@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, time, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scraper_mod.rules.calendar import WEEKDAYS, Calendar
 from scraper_mod.rules.deal import deal_roles
 from scraper_mod.rules.model import Player, Role, RuleOptions, Vote
 from scraper_mod.rules.night import NightOrders, resolve_day
@@ -113,3 +115,36 @@ def test_random_games_properties(seed, n, options):
         if result.winner:
             break
         assert state.alive
+
+
+ZONES = ["Europe/Moscow", "Europe/Berlin", "America/New_York", "Australia/Sydney",
+         "Asia/Kolkata", "Europe/London"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(start=st.dates(min_value=date(2020, 1, 1), max_value=date(2030, 12, 31)),
+       zone=st.sampled_from(ZONES), merge=st.booleans(),
+       weekend=st.sets(st.sampled_from(WEEKDAYS), max_size=3),
+       day_start=st.sampled_from([time(21, 0), time(18, 30), time(0, 0), time(9, 0)]),
+       deadline=st.sampled_from([time(20, 0), time(17, 0), time(23, 59), time(12, 0)]))
+def test_calendar_properties_R1(start, zone, merge, weekend, day_start, deadline):
+    """R1.1-R1.3, R1.5 for any start, zone (with or without DST) and weekend set: days follow
+    each other without gaps, deadlines are at the configured local time and never on a merged
+    weekend day, and day_at / last_due_day invert day_start / deadline."""
+    tz = ZoneInfo(zone)
+    cal = Calendar(start=start, day_start=day_start, deadline=deadline, tz=tz,
+                   merge_weekends=merge, weekend_days=tuple(sorted(weekend)))
+    utc = lambda t: t.astimezone(timezone.utc)  # noqa: E731
+    assert cal.day_start(1).date() == start  # R1.5
+    for n in range(1, 30):
+        s, d, nxt = cal.day_start(n), cal.deadline(n), cal.day_start(n + 1)
+        assert utc(s) < utc(d) <= utc(nxt)
+        assert (d.hour, d.minute) == (deadline.hour, deadline.minute)  # R1.2 (local time)
+        assert d.tzinfo is not None and d.utcoffset() == d.astimezone(tz).utcoffset()
+        if merge:
+            assert WEEKDAYS[d.weekday()] not in weekend  # R1.3
+        # no day is longer than the weekend run + one day
+        assert utc(d) - utc(s) <= timedelta(days=len(weekend) + 1, hours=1)
+        assert cal.day_at(s) == n and cal.day_at(utc(nxt) - timedelta(seconds=1)) == n
+        assert cal.last_due_day(d) == n
+        assert cal.last_due_day(utc(d) - timedelta(seconds=1)) == n - 1
