@@ -149,7 +149,9 @@ def _letters(ctx, *, as_of: datetime | None = None) -> tuple[list[Letter], list[
             continue
         letter = read_letter(msg)
         if letter.header_id:
-            key = letter.header_id.casefold()
+            # the same sender's Message-ID: a second delivery (a stranger cannot suppress a
+            # player's move by reusing its Message-ID)
+            key = f"{(letter.sender or '').casefold()}|{letter.header_id.casefold()}"
             if key in seen:
                 dups.append(msg.id)
                 continue
@@ -237,18 +239,21 @@ def answer_pending(ctx, *, send: bool = True) -> tuple[list[Answer], list[int], 
     """Write an answer for every stored message that has none yet; send unsent ones."""
     letters, dups = _letters(ctx)
     cal = ctx.calendar()
+    judge = _DayJudge(ctx, letters)
     answered = set(ctx.store.get("answered_messages", []))
     sent = set(ctx.store.get("sent_answers", []))
     out: list[Answer] = []
     errors: list[str] = []
     g = ctx.game
     for letter in letters:
-        if letter.message_id in answered and (letter.message_id in sent or not g.moves.smtp_host
-                                              or letter.via == "pm"):
+        if letter.message_id in answered and (
+                letter.message_id in sent or not g.moves.smtp_host or letter.via == "pm"
+                or not letter.sender):
             continue
         day = message_day(cal, letter.received_at)
         try:
-            answer = build_answer(ctx, letter, day)
+            answer = build_answer(ctx, letter, day,
+                                  moves=judge.moves(day, as_of=letter.received_at))
         except ScraperModError as e:
             errors.append(f"message {letter.message_id}: {e}")
             continue
@@ -276,12 +281,41 @@ def _replace(a: Answer, **kw) -> Answer:
     return replace(a, **kw)
 
 
-def build_answer(ctx, letter: Letter, day: int) -> Answer:
-    """The answer to one message, judged as things stood when it arrived."""
+class _DayJudge:
+    """Judges days as of given instants, reading and parsing each message once."""
+
+    def __init__(self, ctx, letters: list[Letter]) -> None:
+        self.ctx = ctx
+        self.cal = ctx.calendar()
+        self.players = ctx.game.players
+        self.match = matcher_for(self.players)
+        self.letters = letters
+        self._requests: dict[int, list[MoveRequest]] = {}
+        self._states: dict[int, GameState] = {}
+
+    def moves(self, day: int, *, as_of: datetime) -> list[Move]:
+        reqs: list[MoveRequest] = []
+        for letter in self.letters:
+            if letter.received_at <= as_of and message_day(self.cal, letter.received_at) == day:
+                if letter.message_id not in self._requests:
+                    self._requests[letter.message_id] = requests_from_letter(
+                        letter, self.players, self.match)
+                reqs.extend(self._requests[letter.message_id])
+        if day not in self._states:
+            self._states[day] = state_before_day(self.ctx, day)
+        g = self.ctx.game
+        return judge_moves(reqs, state=self._states[day], deadline=self.cal.deadline(day),
+                           options=g.rules, players=g.players,
+                           require_code=g.moves.require_code)
+
+
+def build_answer(ctx, letter: Letter, day: int, *, moves: list[Move] | None = None) -> Answer:
+    """The answer to one message, judged as things stood when it arrived (``moves``: the
+    day's moves judged as of its arrival, when the caller has them)."""
     g = ctx.game
     cal = ctx.calendar()
-    state = state_before_day(ctx, day)
-    moves = day_moves(ctx, day, as_of=letter.received_at, state=state)
+    if moves is None:
+        moves = day_moves(ctx, day, as_of=letter.received_at)
     mine = [m for m in moves if m.message_id == letter.message_id]
     items = []
     for m in mine:
