@@ -8,6 +8,7 @@ R5.4, R5.5, R5.6, R6, R7.1).
 from __future__ import annotations
 
 import dataclasses
+import json
 import tomllib
 from pathlib import Path
 
@@ -15,13 +16,29 @@ import pytest
 
 from scraper_mod.rules.replay import replay, scenario_from_dict
 
-SCENARIO = Path(__file__).parent.parent / "fixtures" / "scenarios" / "full_game.toml"
+SCENARIOS = Path(__file__).parent.parent / "fixtures" / "scenarios"
+SCENARIO = SCENARIOS / "full_game.toml"
+OPTIONS_SCENARIO = SCENARIOS / "mafia_wins_options.json"
+
+
+def _strip_comments(data):
+    """JSON has no comments: keys starting with "_" explain the scenario and are dropped."""
+    if isinstance(data, dict):
+        return {k: _strip_comments(v) for k, v in data.items() if not k.startswith("_")}
+    if isinstance(data, list):
+        return [_strip_comments(x) for x in data]
+    return data
+
+
+def load_scenario(path: Path):
+    text = path.read_text(encoding="utf-8")
+    data = tomllib.loads(text) if path.suffix == ".toml" else _strip_comments(json.loads(text))
+    return scenario_from_dict(data, path=path)
 
 
 @pytest.fixture(scope="module")
 def scenario():
-    return scenario_from_dict(tomllib.loads(SCENARIO.read_text(encoding="utf-8")),
-                              path=SCENARIO)
+    return load_scenario(SCENARIO)
 
 
 @pytest.fixture(scope="module")
@@ -39,10 +56,17 @@ def test_full_game_ends_with_expected_winner_R7_1(scenario, played):
     assert all(rd.result.winner is None for rd in played[:-1])
 
 
-@pytest.mark.parametrize("day", [1, 2, 3, 4, 5, 6])
-def test_each_day_matches_hand_worked_expectations(scenario, played, day):
+CASES = [(SCENARIO, d) for d in range(1, 7)] + [(OPTIONS_SCENARIO, d) for d in (1, 2)]
+
+
+@pytest.mark.parametrize("path,day", CASES, ids=[f"{p.stem}-day{d}" for p, d in CASES])
+def test_each_day_matches_hand_worked_expectations(path, day):
+    """Every day of both scenarios: counts (CONTRACT order), the lynch (R2.9, R3), deaths,
+    saves, freezes, checks, promotions and the winner as worked out by hand."""
+    sc = load_scenario(path)
+    played = sc.play()
     rd = played[day - 1]
-    exp = scenario.day_expect[day]
+    exp = sc.day_expect[day]
     res = rd.result
     assert [[c.target, c.votes] for c in rd.tally.counts] == exp["counts"]
     player, role, by = exp["lynched"]
@@ -59,6 +83,31 @@ def test_each_day_matches_hand_worked_expectations(scenario, played, day):
     assert [[r.author, r.reason] for r in rd.tally.rejected] == exp.get("rejected", [])
     if "tied" in exp:
         assert list(rd.lynch.tied) == exp["tied"]
+
+
+def test_options_scenario_mafia_wins_R7_2_R3_3_tied_only_R6_simultaneous():
+    """R7.2 under options: tied_only random (R3.3), simultaneous lynch (R6), binary checks."""
+    sc = load_scenario(OPTIONS_SCENARIO)
+    played = sc.play()
+    assert len(played) == sc.expect["days"] == 2
+    assert played[-1].result.winner == sc.expect["winner"] == "mafia"
+    assert list(played[-1].result.alive) == sc.expect["alive"]
+    assert played[0].after.cursor == 2
+
+
+def test_scenario_errors_name_the_key(tmp_path):
+    from scraper_mod.errors import ConfigError
+    data = _strip_comments(json.loads(OPTIONS_SCENARIO.read_text(encoding="utf-8")))
+    data["script"][1]["votes"][0] = ["Вася", "Петя", "2024-04-09T21:30:00"]
+    with pytest.raises(ConfigError, match=r"script\[2\]\.votes\[1\]: 'Петя' is not a player"):
+        scenario_from_dict(data, path=tmp_path / "s.json")
+    data["script"][1]["votes"][0] = ["Вася", "Кот"]
+    with pytest.raises(ConfigError, match=r"script\[2\]\.votes\[1\]: must be"):
+        scenario_from_dict(data, path=tmp_path / "s.json")
+    data["script"][1]["votes"] = []
+    data["script"][1]["night"]["poison"] = "Лиса"
+    with pytest.raises(ConfigError, match=r"script\[2\]\.night\.poison: unknown key"):
+        scenario_from_dict(data, path=tmp_path / "s.json")
 
 
 def test_weekend_day_runs_to_sunday_R1_3(played):
