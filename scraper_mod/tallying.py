@@ -59,11 +59,17 @@ def _state_json(data: dict) -> dict | None:
 
 
 def state_before_day(ctx: GameContext, day: int) -> DayState:
-    """The state day ``day`` starts from: the last resolved earlier day's state, else the game
-    file's (players' ``alive``, the random list from the top)."""
+    """The state day ``day`` starts from: the last resolved earlier day's state (RESOLVE keeps
+    it as ``"state"`` in the stored resolution), else the game file's (players' ``alive``, the
+    random list of the game file or of ``scraper-mod deal``, from the top).
+
+    Unlike the resolution, a count never refuses: with day N-1 not resolved yet, it counts
+    on the last known state and says so in ``notes``."""
+    from .rules.deal import effective_random_list
     from .rules.state import GameState, last_word_windows
 
     game = ctx.game
+    random_list = tuple(effective_random_list(game, ctx.store.get("deal")) or ())
     hours = game.rules.last_word_hours
     cal = ctx.calendar()
     earlier = {d: v for d, v in ctx.store.resolutions().items() if d < day}
@@ -79,7 +85,7 @@ def state_before_day(ctx: GameContext, day: int) -> DayState:
             windows = last_word_windows(st, cal, hours)
             frozen = st.frozen_today() if last == day - 1 else frozenset()
             return DayState(day=day, alive=frozenset(st.alive), frozen=frozenset(frozen),
-                            order=tuple(st.order) or tuple(game.random_list or ()),
+                            order=tuple(st.order) or random_list,
                             cursor=st.cursor,
                             last_word_until={n: w[1] for n, w in windows.items()},
                             source=f"day {last} resolution", notes=tuple(notes))
@@ -99,12 +105,11 @@ def state_before_day(ctx: GameContext, day: int) -> DayState:
                    [k["player"] for k in r.get("killed", [])]
             for nick in dead:
                 until[nick] = cal.day_start(d + 1) + timedelta(hours=hours)
-        return DayState(day=day, alive=alive, frozen=frozen,
-                        order=tuple(game.random_list or ()), cursor=cursor,
+        return DayState(day=day, alive=alive, frozen=frozen, order=random_list, cursor=cursor,
                         last_word_until=until, source=f"day {last} resolution",
                         notes=tuple(notes))
     return DayState(day=day, alive=frozenset(p.nick for p in game.players if p.alive),
-                    frozen=frozenset(), order=tuple(game.random_list or ()), cursor=0,
+                    frozen=frozenset(), order=random_list, cursor=0,
                     source="game file")
 
 

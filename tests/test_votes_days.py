@@ -1,0 +1,110 @@
+"""A later day's count: who may vote comes from the day before (RULES R2.8, R5.4, R8.1, R3).
+
+The real topic «День 1 — голосование» is used as day 2 of a game that started a day earlier.
+Day 1's stored resolution (as RESOLVE stores it: the state after the day) says Вася was
+jailed on day 1 and NightOwl was frozen that night; the random list's cursor stands at 3.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from scraper_mod.clock import FakeClock
+from scraper_mod.context import open_game
+from scraper_mod.rules.state import initial_state
+from scraper_mod.tallying import state_before_day, tally_day, vote_report
+from test_votes_fixture import versions_of
+
+ROOT = Path(__file__).resolve().parent.parent
+MSK = ZoneInfo("Europe/Moscow")
+ORDER = ["NightOwl", "Маша_2", "doc_Holiday", "Вася", "Ёжик в тумане", "Big Joe", "Игрок-7",
+         "Алексей"]
+
+
+@pytest.fixture
+def ctx(tmp_path):
+    toml = (ROOT / "fixtures" / "games" / "day1" / "game.toml").read_text(encoding="utf-8")
+    toml = toml.replace("start = 2024-04-08", "start = 2024-04-07")
+    toml = toml.replace("[[days]]\nnumber = 1", "[[days]]\nnumber = 2")
+    (tmp_path / "game.toml").write_text(toml, encoding="utf-8")
+    c = open_game(tmp_path, clock=FakeClock(datetime(2024, 4, 9, 21, 0, tzinfo=MSK)))
+    assert c.calendar().deadline(2) == datetime(2024, 4, 9, 20, 0, tzinfo=MSK)
+    yield c
+    c.close()
+
+
+def resolve_day_1(ctx, *, with_state: bool = True) -> None:
+    st = initial_state(ctx.game.players, ctx.game.duty, ORDER)
+    after = st.evolve(alive=st.alive - {"Вася"}, frozen_next_day="NightOwl", cursor=3,
+                      died_at={"Вася": (1, "votes")}, day=1)
+    data = {"day": 1, "lynched": {"player": "Вася", "role": "boss", "by": "votes"},
+            "killed": [], "saved": False, "frozen": "NightOwl",
+            "alive": sorted(after.alive), "winner": None, "cursor": 3}
+    if with_state:
+        data["state"] = after.to_json()
+    ctx.store.save_resolution(1, data, resolved_at=datetime(2024, 4, 8, 20, 30, tzinfo=MSK))
+
+
+@pytest.mark.parametrize("with_state", [True, False], ids=["state", "bare result"])
+def test_state_before_day_2(ctx, with_state):
+    """R5.4, R8.1, R3.2: day 2 starts with day 1's dead, freeze and cursor; Вася's last word
+    window is the 12 hours after day 2's newspaper (21:00)."""
+    resolve_day_1(ctx, with_state=with_state)
+    st = state_before_day(ctx, 2)
+    assert st.alive == frozenset(ORDER) - {"Вася"}
+    assert st.frozen == {"NightOwl"}
+    assert (st.order, st.cursor) == (tuple(ORDER), 3)
+    assert st.last_word_until == {"Вася": datetime(2024, 4, 9, 9, 0, tzinfo=MSK)}
+    assert st.source == "day 1 resolution"
+    # day 1 itself starts from the game file
+    assert state_before_day(ctx, 1).alive == frozenset(ORDER)
+
+
+def test_day_2_count_with_the_dead_and_the_frozen(ctx):
+    """R2.8: the dead and the frozen do not vote, votes for the dead do not count (the voter's
+    later vote does); R8.1: Вася's posts after his last word are reported."""
+    resolve_day_1(ctx)
+    result = tally_day(ctx, 2, versions=versions_of("prosilver-ru"))
+    data = result.to_json()
+    assert {(c["target"], c["votes"]) for c in data["counts"]} == {("Алексей", 4),
+                                                                  ("NightOwl", 2)}
+    assert {v["voter"]: v["target"] for v in data["votes"]} == {
+        "Big Joe": "Алексей", "Ёжик в тумане": "Алексей", "doc_Holiday": "Алексей",
+        "Игрок-7": "Алексей", "Алексей": "NightOwl", "Маша_2": "NightOwl"}
+    assert data["frozen"] == ["NightOwl"] and data["not_voting"] == []
+    reasons = {(r["post_id"], r["reason"]) for r in data["rejected"]}
+    assert {(65, "frozen_voter"), (74, "frozen_voter"), (83, "frozen_voter"),
+            (68, "dead_target"), (70, "dead_target"),
+            (72, "dead_after_last_word"), (91, "dead_after_last_word")} <= reasons
+    assert data["lynch"] == {"player": "Алексей", "by": "votes"}
+    report = vote_report(ctx, 2, lang="ru", tally=result)
+    assert report["frozen"] == ["NightOwl"]
+    assert any(r["reason"] == "frozen_voter" and "заморожен" in r["why"]
+               for r in report["rejected"])
+
+
+def test_no_votes_goes_to_the_random_list(ctx):
+    """R2.10, R3.2: no valid vote: the first alive player at or after the cursor (3: Вася,
+    dead, so Ёжик в тумане) is jailed by random."""
+    resolve_day_1(ctx)
+    data = tally_day(ctx, 2, versions=[]).to_json()
+    assert data["counts"] == [] and data["lynch"] == {"player": "Ёжик в тумане",
+                                                      "by": "random"}
+
+
+def test_unresolved_previous_day_is_said(ctx):
+    """A count of day 3 while day 2 is unresolved uses day 1's state and says so."""
+    resolve_day_1(ctx)
+    st = state_before_day(ctx, 3)
+    assert st.frozen == frozenset()       # the freeze was for day 2 only
+    assert any("day 2 is not resolved yet" in n for n in st.notes)
+
+
+def test_day_before_the_topic_has_no_votes_and_a_clear_error(ctx):
+    from scraper_mod.errors import ConfigError
+    with pytest.raises(ConfigError, match="day 1 has no topic yet"):
+        tally_day(ctx, 1)
