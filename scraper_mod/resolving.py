@@ -217,6 +217,22 @@ class RandomReveal:
     salt: str | None = None
     commitment: str | None = None
 
+    @property
+    def text(self) -> str | None:
+        """The exact text whose SHA-256 is the commitment (``randomlist.commitment_text``)."""
+        if not self.salt:
+            return None
+        from .rules.randomlist import commitment_text
+        return commitment_text(list(self.order), self.salt)
+
+
+def code_inert(value: object) -> str:
+    """Text for inside ``[code]``: phpBB parses nothing there but ``[/code]``, so the text is
+    kept byte for byte (players copy it, e.g. to check a hash) unless it could close the
+    block, in which case it is made inert like any player text."""
+    s = "" if value is None else str(value)
+    return bbcode_inert(s) if "[/code" in s.lower() else s
+
 
 @dataclass(frozen=True)
 class DayReport:
@@ -395,6 +411,7 @@ def _template_context(r: DayReport) -> dict:
         "boss_alive": any(r.roles.get(n) is Role.BOSS for n in alive_after),
         "silent": tuple(n for n in r.alive_before if n not in dict(r.posts_by)),
         "code_table": lambda headers: code_table(r.candidates, headers),
+        "code_inert": code_inert,
     }
 
 
@@ -662,7 +679,12 @@ def state_before(ctx, day: int):
                            path=str(ctx.store.path),
                            hint=f"resolve day {day - 1} again (scraper-mod resolve --day "
                                 f"{day - 1})")
-    return GameState.from_json(stored["state"])
+    st = GameState.from_json(stored["state"])
+    # the store keeps JSON with sorted keys: put the players back in the game file's order,
+    # which every list in the posts follows
+    order = [p.nick for p in ctx.game.players if p.nick in st.roles]
+    order += [n for n in st.roles if n not in order]
+    return st.evolve(roles={n: st.roles[n] for n in order})
 
 
 def final_scan(ctx, day: int) -> None:

@@ -15,6 +15,7 @@ from scraper_mod.resolving import (Candidate, DayReport, EditNote, RandomReveal,
 from scraper_mod.rules.model import (CheckResult, DayResult, Death, Move, MoveKind, Role,
                                      RuleOptions)
 from scraper_mod.rules.night import NightOrders as Orders
+from scraper_mod.rules.randomlist import commitment
 
 MSK = ZoneInfo("Europe/Moscow")
 TOPIC = "https://forum.example.org/viewtopic.php?t=12"
@@ -192,7 +193,8 @@ def promotion() -> DayReport:
                               check="Кот", checker="Ёжик в тумане"))
 
 
-REVEAL = RandomReveal(order=ORDER, salt="4f1c0a9e2b7d", commitment="9b" * 32)
+REVEAL = RandomReveal(order=ORDER, salt="4f1c0a9e2b7d",
+                      commitment=commitment(list(ORDER), "4f1c0a9e2b7d"))
 
 
 def town_wins() -> DayReport:

@@ -36,6 +36,15 @@ EVIL_STORY = "[/quote][url=http://evil.example]click[/url] [b]жирно http://
 TAG = re.compile(r"\[/?(?:\*|[a-z]+)(?:=[^\]]*)?\]", re.I)
 
 
+CODE_BODY = re.compile(r"\[code\].*?\[/code\]", re.S | re.I)
+
+
+def tags(text: str) -> list[str]:
+    """The tags phpBB sees: inside [code] nothing but its end is markup, so a code block's
+    body (which may quote nicks byte for byte, e.g. the random list to hash) is skipped."""
+    return TAG.findall(CODE_BODY.sub("[code][/code]", text))
+
+
 def renamed(obj, mapping):
     """``obj`` with every string equal to a key of ``mapping`` replaced, all the way down."""
     if isinstance(obj, str):
@@ -75,7 +84,8 @@ def test_evil_nicks_leave_the_markup_unchanged(name, lang):
         plain_rel = re.sub(r"[^/]+(?=\.txt$)", lambda m: back.get(m.group(0), m.group(0)), rel)
         if rel.startswith("pm/") and plain_rel == rel:
             plain_rel = next(k for k in plain if k.startswith("pm/") and k not in bad)
-        assert TAG.findall(text) == TAG.findall(plain[plain_rel]), rel
+        assert tags(text) == tags(plain[plain_rel]), rel
+        assert text.lower().count("[/code") == plain[plain_rel].lower().count("[/code"), rel
 
 
 HTML_TAG = re.compile(r"<[^>]+>")
@@ -125,3 +135,14 @@ def test_any_text_through_bb_renders_as_itself(s):
     page = bbcode_to_html(inert)
     assert page.replace("<br>\n", "\n") == html.escape(inert)
     assert inert.replace(ZWSP, "") == s
+
+
+def test_a_nick_that_would_close_the_code_block_is_made_inert_there():
+    from scraper_mod.resolving import RandomReveal, code_inert
+    text = RandomReveal(order=("a[/CODE][b]x", "b"), salt="s").text
+    inside = code_inert(text)
+    assert "[/CODE]" not in inside and inside.replace(ZWSP, "") == text
+    page = bbcode_to_html(f"[code]{inside}[/code]")
+    assert page.count("</code>") == 1 and "<strong>" not in page
+    plain = RandomReveal(order=("[b]Вася", "Маша"), salt="s").text
+    assert code_inert(plain) == plain          # byte for byte, so the hash can be checked

@@ -179,3 +179,15 @@ def test_victories_reveal_roles_and_the_random_list():
     assert "Game over: the Maniac wins!" in maniac
     assert "Salt:" not in maniac  # none recorded: nothing invented
     assert "game over" in files_of("maniac-wins", "en")["day-start.bbcode"]
+
+
+def test_the_revealed_random_list_hashes_to_the_commitment():
+    """R3.1: players can copy the [code] block and check its SHA-256."""
+    import hashlib
+    for lang in ("ru", "en"):
+        paper = files_of("town-wins", lang)["newspaper.bbcode"]
+        published = scenario("town-wins").reveal.commitment
+        block = paper.split("[code]scraper-mod random list v1")[1].split("[/code]")[0]
+        text = "scraper-mod random list v1" + block
+        assert hashlib.sha256(text.encode("utf-8")).hexdigest() == published
+        assert f"[code]{published}[/code]" in paper
