@@ -361,3 +361,68 @@ def test_client_logs_in_to_the_board(clock):
         r = c.get_page(b.topic_url())
         assert parse_topic_page(r.body, url=r.url).posts[0].text == "secret"
         assert r.fetched_at == clock.now().replace(microsecond=0)
+
+
+# -- private messages (ucp.php?i=pm) -----------------------------------------------------------
+
+def pm_board(language: str, clock) -> LocalBoard:
+    """The host's inbox of the real board (fixtures/phpbb/phpbb-3.3.15/pm) on a LocalBoard."""
+    b = LocalBoard(language=language, clock=clock, username="admin", password="pw")
+    for uid, name in NAMES.items():
+        if uid != 2:
+            b.add_user(name, uid)
+    for m in json.loads(TRUTH.read_text(encoding="utf-8"))["pm"]["messages"]:
+        sent = datetime.fromisoformat(m["sent_moscow"]).replace(tzinfo=MSK)
+        b.send_pm(m["author"], m["author_id"], m["subject"], m["bbcode"], sent,
+                  to_id=2 if m["in_inbox"] else 59, msg_id=m["msg_id"])
+    return b
+
+
+def logged_in(board, clock) -> ForumClient:
+    return ForumClient(requests.Session(), base_url=board.url, username="admin", password="pw",
+                       sleep=clock.sleep, monotonic=lambda: clock.now().timestamp(),
+                       now=clock.now)
+
+
+@pytest.mark.parametrize("language,inbox", [
+    ("ru", "pm/prosilver-ru/inbox.html"),
+    ("en", "pm/prosilver-en/inbox_dateformat_D_M_d_Y_g_i_a.html"),
+])
+def test_pm_pages_parse_as_the_real_ones(language, inbox):
+    from scraper_mod.forum.pm import parse_pm_inbox, parse_pm_view
+    _truth()
+    clock = FakeClock(FETCHED)
+    real_inbox = find_fixture(inbox)
+    with pm_board(language, clock) as b:
+        client = logged_in(b, clock)
+        r = client.get_page(b.inbox_url())          # logs in on the way
+        assert client.logins == 1
+        got = parse_pm_inbox(r.body, url="x", fetched_at=FETCHED)
+        want = parse_pm_inbox(real_inbox, url="x", fetched_at=FETCHED)
+        assert got == want                           # ids, senders, subjects, times, unread
+        if language != "ru":
+            return
+        for s in want:
+            view = client.get_page(b.pm_url(s.msg_id))
+            real = find_fixture(f"pm/prosilver-ru/view_p{s.msg_id}.html")
+            g = parse_pm_view(view.body, url="x", fetched_at=FETCHED)
+            w = parse_pm_view(real, url="x", fetched_at=FETCHED)
+            assert g == w, s.msg_id
+        read = parse_pm_inbox(client.get_page(b.inbox_url()).body, url="x", fetched_at=FETCHED)
+        assert not any(s.unread for s in read)       # opening a message marks it read
+
+
+def test_pm_pages_need_a_login(clock, monkeypatch):
+    monkeypatch.delenv("SCRAPER_MOD_FORUM_PASSWORD", raising=False)
+    _truth()
+    with pm_board("ru", clock) as b:
+        r = requests.get(b.inbox_url(), timeout=5)
+        assert "авторизуйтесь для входа в ваш личный раздел" in r.text
+        with pytest.raises(LoginRequiredError):
+            ForumClient(requests.Session(), base_url=b.url, sleep=clock.sleep,
+                        monotonic=lambda: clock.now().timestamp()).get_page(b.inbox_url())
+        client = logged_in(b, clock)
+        # a message to somebody else is not shown
+        with pytest.raises(TopicNotFoundError) as ei:
+            client.get_page(b.pm_url(5))
+        assert "запрошенного сообщения не существует" in str(ei.value)

@@ -62,6 +62,10 @@ _STR = {
         "bad_form": "Представленная форма недействительна. Попробуйте отправить её снова.",
         "timezone": "Часовой пояс", "tz_title": "Европа/Москва",
         "today": "Сегодня", "yesterday": "Вчера", "less_minute": "менее минуты назад",
+        "ucp": "Личный раздел", "view_messages": "Просмотр сообщений", "inbox": "Входящие",
+        "message": "Сообщение", "mark": "Отметить", "sent": "Отправлено", "from": "От",
+        "to": "Получатель", "login_ucp": "Пожалуйста, авторизуйтесь для входа в ваш личный "
+                                         "раздел.", "new_pm": "Новое ЛС",
         "powered": 'Создано на основе <a href="https://www.phpbb.com/">phpBB</a>&reg; Forum '
                    'Software &copy; phpBB Limited',
     },
@@ -93,6 +97,10 @@ _STR = {
         "bad_form": "The submitted form was invalid. Try submitting again.",
         "timezone": "All times are", "tz_title": "Europe/Moscow",
         "today": "Today", "yesterday": "Yesterday", "less_minute": "less than a minute ago",
+        "ucp": "User Control Panel", "view_messages": "View messages", "inbox": "Inbox",
+        "message": "Message", "mark": "Mark", "sent": "Sent", "from": "From", "to": "To",
+        "login_ucp": "Please login in order to access the User Control Panel.",
+        "new_pm": "New PM",
         "powered": 'Powered by <a href="https://www.phpbb.com/">phpBB</a>&reg; Forum Software '
                    '&copy; phpBB Limited',
     },
@@ -222,15 +230,20 @@ class BBCodeRenderer:
     def _text(self, text: str) -> str:
         return _smilies(_esc(text)).replace("\n", "<br>\n")
 
-    def _children(self, children) -> str:
+    def _children(self, children, *, in_block: bool = False) -> str:
+        """Render children; s9e keeps a line break next to a block tag (after ``[/quote]``,
+        after ``[quote]`` and before ``[/quote]``) as a bare newline, without ``<br>``."""
         out = []
-        after_block = False
-        for c in children:
+        after_block = in_block
+        last = len(children) - 1
+        for i, c in enumerate(children):
             if isinstance(c, str):
+                head = tail = ""
                 if after_block and c.startswith("\n"):
-                    out.append("\n")  # s9e keeps the line break after a block, without <br>
-                    c = c[1:]
-                out.append(self._text(c))
+                    head, c = "\n", c[1:]
+                if in_block and i == last and c.endswith("\n"):
+                    tail, c = "\n", c[:-1]
+                out.append(head + self._text(c) + tail)
                 after_block = False
             else:
                 out.append(self._node(c))
@@ -258,7 +271,7 @@ class BBCodeRenderer:
                     f'<pre><code>{_esc(text)}</code></pre></div>')
         if n.tag == "quote":
             name, attrs = _quote_attrs(n.arg)
-            body = self._children(n.children).strip()
+            body = self._children(n.children, in_block=True)
             if name is None:
                 return f'<blockquote class="uncited"><div>{body}</div></blockquote>'
             uid = attrs.get("user_id") or (str(self.user_ids[name]) if name in self.user_ids
@@ -272,6 +285,11 @@ class BBCodeRenderer:
                 link = (f' <a href="./viewtopic.php?p={pid}#p{pid}" aria-label="'
                         f'{self.s["view_quoted"]}" data-post-id="{pid}" onclick="if(document.'
                         f'getElementById(hash.substr(1)))href=hash"><i class="icon '
+                        f'fa-arrow-circle-up fa-fw" aria-hidden="true"></i></a>')
+            mid = attrs.get("msg_id")
+            if not link and mid and mid.isdigit():   # a quoted private message
+                link = (f' <a href="./ucp.php?i=pm&amp;mode=view&amp;p={mid}" aria-label="'
+                        f'{self.s["view_quoted"]}" data-msg-id="{mid}"><i class="icon '
                         f'fa-arrow-circle-up fa-fw" aria-hidden="true"></i></a>')
             when = ""
             if attrs.get("time", "").isdigit():
@@ -322,6 +340,18 @@ class BoardTopic:
 
 
 @dataclass
+class BoardPM:
+    msg_id: int
+    author: str
+    author_id: int
+    to_id: int
+    sent_at: datetime
+    subject: str
+    body: str                          # BBCode
+    read: bool = False
+
+
+@dataclass
 class _Failure:
     kind: str                          # "status" | "truncate" | "drop"
     status: int = 503
@@ -362,6 +392,7 @@ class LocalBoard:
         self.users: dict[int, BoardUser] = {}
         self.topics: dict[int, BoardTopic] = {}
         self._next_post_id = first_post_id
+        self.pms: dict[int, BoardPM] = {}
         self._current_topic: int | None = None
         # authentication
         self.login_user = username
@@ -451,6 +482,24 @@ class LocalBoard:
         """Lock (or with ``locked=False`` unlock) a topic."""
         with self._lock:
             self._topic(topic).locked = locked
+
+    def send_pm(self, author: str, author_id: int, subject: str, body: str,
+                sent_at: datetime | None = None, *, to_id: int = 2,
+                msg_id: int | None = None) -> int:
+        """A private message (ЛС) from ``author`` to user ``to_id`` (the host, by default)."""
+        with self._lock:
+            if author_id not in self.users:
+                self.add_user(author, author_id)
+            mid = msg_id if msg_id is not None else max(self.pms, default=0) + 1
+            self.pms[mid] = BoardPM(mid, author, author_id, to_id,
+                                    (sent_at or self.now()).replace(microsecond=0), subject, body)
+            return mid
+
+    def inbox_url(self) -> str:
+        return f"{self.url}ucp.php?i=pm&folder=inbox"
+
+    def pm_url(self, msg_id: int) -> str:
+        return f"{self.url}ucp.php?i=pm&mode=view&f=0&p={msg_id}"
 
     def topic_url(self, topic: int | None = None, *, start: int = 0) -> str:
         t = self._topic(topic)
@@ -968,6 +1017,116 @@ class LocalBoard:
         return self._page(title=f"{name} - {self.title}", section="viewforum", body=body,
                           canonical=f"{self.url}viewforum.php?f={forum_id}", user=user)
 
+    def render_pm_inbox(self, user: int) -> str:
+        """The prosilver inbox (``ucp.php?i=pm&folder=inbox``), newest first."""
+        s = self.s
+        msgs = sorted((m for m in self.pms.values() if m.to_id == user),
+                      key=lambda m: (m.sent_at, m.msg_id), reverse=True)
+        rows = []
+        for i, m in enumerate(msgs):
+            href = f"./ucp.php?i=pm&amp;mode=view&amp;f=0&amp;p={m.msg_id}"
+            by = f"{s['by']} " if s["by"] else ""
+            rows.append(f"""					<li class="row bg{1 if i % 2 else 2}">
+				<dl class="row-item {"pm_read" if m.read else "pm_unread"}">
+					<dt>
+						<a href="{href}" class="row-item-link"></a>						<div class="list-inner">
+
+													<a href="{href}" class="topictitle">{_esc(m.subject)}</a>
+																		 <br />
+						 {by}{self._user_link(m.author_id, m.author)} &raquo; {self.format_date(m.sent_at)}
+						</div>
+					</dt>
+															<dd class="mark"><input type="checkbox" name="marked_msg_id[]" value="{m.msg_id}" /></dd>
+				</dl>
+			</li>
+""")
+        body = f"""<h2 class="ucp-title">{s["ucp"]}</h2>
+<div id="tabs" class="tabs">
+	<ul>
+		<li class="tab activetab"><a href="./ucp.php?i=pm">{s["view_messages"]}</a></li>
+	</ul>
+</div>
+<div class="panel bg3">
+	<div class="inner">
+	<h2>{s["view_messages"]}: {s["inbox"]}</h2>
+<form id="viewfolder" method="post" action="./ucp.php?i=pm&amp;mode=view&amp;action=view_folder&amp;f=0">
+
+<div class="panel">
+	<div class="inner">
+	<div class="action-bar bar-top">
+						<a href="./ucp.php?i=pm&amp;mode=compose" accesskey="n" class="button">
+				<span>{s["new_pm"]}</span> <i class="icon fa-pencil fa-fw" aria-hidden="true"></i>
+			</a>
+		</div>
+			<ul class="topiclist two-columns">
+			<li class="header">
+				<dl>
+					<dt><div class="list-inner">{s["message"]}</div></dt>
+					<dd class="mark">{s["mark"]}</dd>
+				</dl>
+			</li>
+		</ul>
+		<ul class="topiclist cplist pmlist responsive-show-all two-columns">
+
+{"".join(rows)}		</ul>
+	</div>
+</div>
+</form>
+	</div>
+</div>
+"""
+        unread = sum(1 for m in msgs if not m.read)
+        prefix = f"({unread}) " if unread else ""
+        return self._page(title=f"{prefix}{self.title} - {s['ucp']} - {s['view_messages']}",
+                          section="ucp", body=body, user=user)
+
+    def render_pm_view(self, msg_id: int, user: int) -> str | None:
+        """One message's view page (``ucp.php?i=pm&mode=view&p=N``); marks it read."""
+        m = self.pms.get(msg_id)
+        if m is None or m.to_id != user:
+            return None
+        m.read = True
+        s = self.s
+        to = self.users.get(m.to_id)
+        to_link = self._user_link(m.to_id, to.name if to else "?")
+        bb = self._bbcode()
+        html = bb.render(m.body)
+        body = f"""<h2 class="ucp-title">{s["ucp"]}</h2>
+<div class="panel bg3">
+	<div class="inner">
+<h2>{s["view_messages"]}: {s["inbox"]}</h2>
+<form id="viewfolder" method="post" action="./ucp.php?i=ucp_pm&amp;mode=view&amp;action=view_message">
+<div id="post-{m.msg_id}" class="post pm has-profile">
+<div class="inner">
+	<dl class="postprofile" id="profile{m.msg_id}">
+		<dt class="no-profile-rank no-avatar">
+						{self._user_link(m.author_id, m.author)}
+					</dt>
+	</dl>
+	<div class="postbody">
+		<h3 class="first">{_esc(m.subject)}</h3>
+								<ul class="post-buttons">
+										<li>
+					<a href="./ucp.php?i=pm&amp;mode=compose&amp;action=quote&amp;f=0&amp;p={m.msg_id}" class="button button-icon-only">
+						<i class="icon fa-quote-left fa-fw" aria-hidden="true"></i><span class="sr-only">{s["quote"]}</span>
+					</a>
+				</li>
+								</ul>
+		<p class="author">
+			<strong>{s["sent"]}:</strong> {self.format_date(m.sent_at)}
+			<br /><strong>{s["from"]}:</strong> {self._user_link(m.author_id, m.author)}
+			<br /><strong>{s["to"]}:</strong> {to_link}&nbsp;					</p>
+		<div class="content">{html}</div>
+			</div>
+	</div>
+</div>
+</form>
+	</div>
+</div>
+"""
+        return self._page(title=f"{self.title} - {s['ucp']} - {s['view_messages']}",
+                          section="ucp", body=body, user=user)
+
     # -- request handling (called from the server threads) --------------------------------
     def _session(self, cookies: dict[str, str]) -> tuple[str, int, bool]:
         sid = cookies.get(f"{self.cookie_name}_sid", "")
@@ -1014,6 +1173,18 @@ class LocalBoard:
         if path == "ucp.php" and q.get("mode") == "logout":
             self.sessions[sid] = 1
             return 302, {**headers, "Location": f"{self.url}index.php"}, ""
+        if path == "ucp.php" and q.get("i") in ("pm", "ucp_pm"):
+            if user == 1:
+                return 200, headers, self.render_login(
+                    sid=sid, redirect=f"./ucp.php?{parts.query}", heading=self.s["login_ucp"])
+            if q.get("mode") == "view" and q.get("p", "").isdigit():
+                page = self.render_pm_view(int(q["p"]), user)
+                if page is None:
+                    return 200, headers, self.render_message(
+                        "Запрошенного сообщения не существует." if self.language == "ru"
+                        else "The requested message does not exist.", section="ucp", user=user)
+                return 200, headers, page
+            return 200, headers, self.render_pm_inbox(user)
         needs_login = self._password is not None and user == 1
         if path == "viewtopic.php":
             topic_id, start = self._topic_target(q)
