@@ -282,6 +282,7 @@ class DayReport:
     reveal: RandomReveal | None = None
     topic: str | None = None
     vote_table: str = "list"               # "list" | "code" | "table"
+    contacts: Mapping[str, str] = field(default_factory=dict)  # nick -> where his PMs go
 
     @property
     def deaths(self) -> tuple[str, ...]:
@@ -456,6 +457,9 @@ def pm_recipients(r: DayReport) -> dict[str, list[tuple[str, dict]]]:
     mafia_after = [n for n in res.alive if r.roles.get(n) and r.roles[n].is_mafia]
     for nick in sorted(mafia_after, key=_order_key(r)):
         out.setdefault(nick, []).append(("mafia-news", {"recipient": nick}))
+    if res.frozen and res.frozen in res.alive and not res.winner:
+        # R5.4: the frozen player is always told; with freeze_public off he is the only one
+        out.setdefault(res.frozen, []).append(("frozen", {"recipient": res.frozen}))
     return out
 
 
@@ -463,13 +467,17 @@ def render_day(r: DayReport) -> dict[str, str]:
     """Every file of ``out/day-N/`` for this report: ``{relative path: text}``."""
     ctx = _template_context(r)
     lang = r.lang
+    recipients = pm_recipients(r)
+    ctx["pm_list"] = [(nick, [kind for kind, _ in parts], r.contacts.get(nick))
+                      for nick, parts in sorted(recipients.items(),
+                                                key=lambda x: _order_key(r)(x[0]))]
     files = {
         "newspaper.bbcode": _render("newspaper", lang, "bbcode", ctx),
         "day-start.bbcode": _render("day-start", lang, "bbcode", ctx),
         "host-report.txt": _render("host-report", lang, "txt", ctx),
         "result.json": result_json(r.result),
     }
-    for nick, parts in pm_recipients(r).items():
+    for nick, parts in recipients.items():
         texts = []
         for kind, extra in parts:
             texts.append(_render(kind, lang, "txt", {**ctx, **extra}))
@@ -775,7 +783,8 @@ def build_report(ctx, day: int, *, tally, lynch, moves, orders, before, result,
         posts_by=posts_by, edits=edits, late_posts=tuple(notes.late_posts),
         deleted_posts=tuple(notes.deleted),
         reveal=_reveal(ctx, before) if over else None, topic=tally.topic,
-        vote_table=vote_table_layout(game.rules))
+        vote_table=vote_table_layout(game.rules),
+        contacts={p.nick: p.contact for p in game.players if p.contact})
 
 
 def _decide_lynch(tally, before, options):

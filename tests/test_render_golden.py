@@ -132,6 +132,9 @@ def test_freeze_is_published_and_secret_when_the_option_says_so():
     assert "Заморожен" not in files["newspaper.bbcode"]
     assert "Заморожен" not in files["day-start.bbcode"]
     assert "тайно" in files["host-report.txt"]
+    # R5.4 option: secret, telling only the frozen player
+    assert "Босс вас заморозил" in files["pm/doc_Holiday.txt"]
+    assert "doc_Holiday: заморозка" in files["host-report.txt"]
 
 
 def test_vsb_miss_reads_as_no_kill_everywhere_but_the_host_report():

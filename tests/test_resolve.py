@@ -161,6 +161,7 @@ def test_resolve_day_1_writes_every_post(game, clock):
     report = files["host-report.txt"].decode()
     assert "stranger@example.org" in report and "неизвестный отправитель" in report
     assert "Петя: «Коля» — пост после дедлайна" in report
+    assert "Петя <petya@example.org>: проверка/повышение" in report
     assert json.loads(files["result.json"]) == r.to_json()
     assert list(json.loads(files["result.json"])) == ["day", "lynched", "killed", "saved",
                                                       "frozen", "checks", "promoted", "alive",
@@ -232,6 +233,8 @@ def test_correction_of_day_1_rewrites_day_2(game, clock, board):
     assert "Маша" in after["alive"]                       # she lives on into day 2
     assert after["lynched"]["player"] == "Игорь"
     assert ctx.store.resolution(2)["state"]["commissar"] == "Маша"
+    game_order = [n for n, *_ in PLAYERS]
+    assert after["alive"] == [n for n in game_order if n in after["alive"]]
     paper2 = (folder / "out" / "day-2" / "newspaper.bbcode").read_text()
     assert "Маша" in paper2.split("[b]Живы")[1]
     # and a second run over the corrected data changes nothing
