@@ -142,7 +142,9 @@ def test_growing_topic(board, clock, tmp_path):
     r = poll(client, store, board, clock)
     assert r.deleted == () and r.new_versions == ()
     r = poll(client, store, board, clock, full=True)
-    assert r.complete and r.pages == (1, 2) and r.requests == 2
+    assert r.complete and r.pages == (1, 2)
+    assert r.requests == 3            # two pages, and p=<id> to confirm the deletion
+    assert board.requests[-1][1] == f"/viewtopic.php?p={c}"
     assert r.deleted == (c,) and r.new_versions == (b,)
     assert set(store.deleted_posts(key)) == {c, g}
     assert [x.text for x in latest(store, url)[b].colored] == ["Big Joe"]
@@ -183,6 +185,31 @@ def test_full_scan_with_a_failure_raises_and_marks_nothing(board, clock):
     assert store.deleted_posts(key) == {}      # never from a partial scan
     r = poll(client, store, board, clock, full=True)
     assert r.complete and set(r.deleted) == {ids[1], ids[6]}
+
+
+def test_post_moving_back_a_page_during_a_full_scan_is_not_deleted(board, clock):
+    """A deletion on page 1 after the scan read it pulls page 2's first post onto page 1,
+    where the scan never sees it; the scan asks the board before calling it deleted."""
+    store = Store(":memory:")
+    key = canonical_topic_url(board.topic_url())
+    ids = [post(board, clock, "Вася", 58, f"сообщение {n}") for n in range(8)]
+    poll(client_for(board, clock), store, board, clock)
+
+    class DeleteAfterPageOne(requests.Session):
+        def request(self, method, url, *a, **kw):
+            resp = super().request(method, url, *a, **kw)
+            if url.endswith("t=4") and ids[1] in {p.post_id for t in board.topics.values()
+                                                  for p in t.posts}:
+                board.delete_post(ids[1])
+            return resp
+    client = ForumClient(DeleteAfterPageOne(), base_url=board.url, min_delay=0,
+                         sleep=clock.sleep, monotonic=lambda: clock.now().timestamp())
+    r = poll_topic(client, store, board.topic_url(), now=clock.now, full=True)
+    assert r.complete and r.deleted == ()
+    assert r.requests == 3 and board.requests[-1][1] == f"/viewtopic.php?p={ids[5]}"
+    assert set(store.known_post_ids(key)) == set(ids)
+    r = poll_topic(client, store, board.topic_url(), now=clock.now, full=True)
+    assert r.deleted == (ids[1],)
 
 
 def test_missing_topic_reported(board, clock):

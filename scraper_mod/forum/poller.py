@@ -22,6 +22,7 @@ The topic key is the canonical topic URL ``…/viewtopic.php?t=N`` (no ``start``
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable
@@ -104,6 +105,49 @@ def _now_fn(now) -> Callable[[], datetime]:
     return now if callable(now) else (lambda: now)
 
 
+@contextmanager
+def _transaction(store: Store):
+    """One page's versions, deletions and state are written together (or not at all)."""
+    db = store.db
+    if db.in_transaction:
+        yield
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _confirm_deleted(client: ForumClient, post_id: int, tid: int, key: str, *, record,
+                     board_tz) -> tuple[bool, TopicPage | None, FetchResult | None]:
+    """Ask the board for ``viewtopic.php?p=N``: is the post really gone from the topic?
+
+    A full scan can miss a post that moved to an earlier page while the scan ran (a post
+    before it was deleted in between), so each post a scan did not see is looked up once.
+    Returns (gone, the page that shows it, its fetch) — gone is False with no page when the
+    board could not be asked.
+    """
+    from ..errors import TopicNotFoundError
+    from .parser import parse_topic_page
+
+    url = urljoin(key, f"viewtopic.php?p={post_id}")
+    try:
+        res = client.get_page(url, on_fetch=record)
+        page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
+                                board_tz=board_tz)
+    except TopicNotFoundError:
+        return True, None, None
+    except ForumError as e:
+        log.warning("could not check whether post %s was deleted: %s", post_id, e)
+        return False, None, None
+    if page.topic_id not in (None, tid) or post_id not in {p.post_id for p in page.posts}:
+        return True, None, None          # moved to another topic, or gone
+    return False, page, res
+
+
 def _incremental_deletions(prev_order: list[int], cur: list[int], known: set[int]) -> list[int]:
     """Known posts that vanished from the middle of a page (conservative).
 
@@ -161,7 +205,7 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
     pages_read: list[int] = []
     errors: list[str] = []
     failure: ForumError | None = None
-    seen: list[int] = []
+    seen: set[int] = set()
     visited: set[str] = set()
     complete = False
     last_fetch_time: datetime | None = None
@@ -194,52 +238,62 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
         fid = fetch_ids.get(id(res))
         last_fetch_time = res.fetched_at
         ids = [p.post_id for p in page.posts]
-        for post in page.posts:
-            was_known = post.post_id in known
-            changed = store.add_post_version(key, post.post_id, post.to_json(),
-                                             content=post.content_key(),
-                                             fetched_at=res.fetched_at, fetch_id=fid)
-            if not was_known:
-                known.add(post.post_id)
-                new_posts.append(post.post_id)
-            elif changed:
-                new_versions.append(post.post_id)
-        if not full:
-            prev_order = [pid for n in sorted(old_pages, key=int)
-                          for pid in old_pages[n].get("post_ids", [])]
-            for x in _incremental_deletions(prev_order, ids, known - set(new_posts)):
-                if x not in already_deleted and x not in seen and x not in deleted:
-                    store.mark_deleted(key, x, detected_at=res.fetched_at)
-                    deleted.append(x)
-        seen.extend(ids)
-        pages_read.append(page.page)
-        if page.page == 1 and page.page_count > 1 and ids:
-            per_page = len(ids)
-        page_count = page.page_count
-        pages_state[str(page.page)] = {"url": url, "post_ids": ids}
-        for n in [n for n in pages_state if int(n) > page.page_count]:
-            del pages_state[n]
-        next_url = urljoin(res.url, page.next_url) if page.next_url else None
-        new_state = {
-            "topic_id": page.topic_id or tid, "title": page.title, "locked": page.locked,
-            "page_count": page.page_count, "last_page_url": url, "per_page": per_page,
-            "last_post_id": ids[-1] if ids else state.get("last_post_id"),
-            "pages": pages_state,
-            "last_full_scan": state.get("last_full_scan"),
-        }
-        if next_url is None:
-            complete = True
-            if full:
-                new_state["last_full_scan"] = res.fetched_at.isoformat()
-        store.set_topic_state(key, new_state)
+        with _transaction(store):
+            for post in page.posts:
+                was_known = post.post_id in known
+                changed = store.add_post_version(key, post.post_id, post.to_json(),
+                                                 content=post.content_key(),
+                                                 fetched_at=res.fetched_at, fetch_id=fid)
+                if not was_known:
+                    known.add(post.post_id)
+                    new_posts.append(post.post_id)
+                elif changed:
+                    new_versions.append(post.post_id)
+            if not full:
+                prev_order = [pid for n in sorted(old_pages, key=int)
+                              for pid in old_pages[n].get("post_ids", [])]
+                for x in _incremental_deletions(prev_order, ids, known - set(new_posts)):
+                    if x not in already_deleted and x not in seen and x not in deleted:
+                        store.mark_deleted(key, x, detected_at=res.fetched_at)
+                        deleted.append(x)
+            seen.update(ids)
+            pages_read.append(page.page)
+            if page.page == 1 and page.page_count > 1 and ids:
+                per_page = len(ids)
+            page_count = page.page_count
+            pages_state[str(page.page)] = {"url": url, "post_ids": ids}
+            for n in [n for n in pages_state if int(n) > page.page_count]:
+                del pages_state[n]
+            next_url = urljoin(res.url, page.next_url) if page.next_url else None
+            new_state = {
+                "topic_id": page.topic_id or tid, "title": page.title, "locked": page.locked,
+                "page_count": page.page_count, "last_page_url": url, "per_page": per_page,
+                "last_post_id": ids[-1] if ids else state.get("last_post_id"),
+                "pages": pages_state,
+                "last_full_scan": state.get("last_full_scan"),
+            }
+            if next_url is None:
+                complete = True
+                if full:
+                    new_state["last_full_scan"] = res.fetched_at.isoformat()
+            store.set_topic_state(key, new_state)
         state = new_state
         url = next_url
 
     if full and complete and failure is None:
-        present = set(seen)
-        for pid in sorted(store.known_post_ids(key) - present - already_deleted - set(deleted)):
-            store.mark_deleted(key, pid, detected_at=last_fetch_time or clock())
-            deleted.append(pid)
+        missing = sorted(store.known_post_ids(key) - seen - already_deleted - set(deleted))
+        for pid in missing:
+            gone, page, res = _confirm_deleted(client, pid, tid, key, record=record,
+                                               board_tz=board_tz)
+            if gone:
+                store.mark_deleted(key, pid, detected_at=last_fetch_time or clock())
+                deleted.append(pid)
+            elif page is not None:   # it had moved while the scan ran: keep its version
+                post = next(p for p in page.posts if p.post_id == pid)
+                if store.add_post_version(key, pid, post.to_json(), content=post.content_key(),
+                                          fetched_at=res.fetched_at,
+                                          fetch_id=fetch_ids.get(id(res))):
+                    new_versions.append(pid)
 
     report = PollReport(topic=key, requests=client.requests - requests_before,
                         new_posts=tuple(new_posts), new_versions=tuple(new_versions),
