@@ -408,6 +408,8 @@ def _template_context(r: DayReport) -> dict:
         "all_players": sorted(r.roles, key=_order_key(r)),
         "mafia_alive": mafia_alive, "orders": orders, "moves": r.moves,
         "frozen_today": r.frozen_today,
+        "late_voters": tuple(dict.fromkeys(x.author for x in r.rejected
+                                           if x.reason in ("late", "late_unclear"))),
         "move_reasons": MOVE_REASONS,
         "boss_alive": any(r.roles.get(n) is Role.BOSS for n in alive_after),
         "silent": tuple(n for n in r.alive_before if n not in dict(r.posts_by)),

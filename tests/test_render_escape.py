@@ -146,3 +146,25 @@ def test_a_nick_that_would_close_the_code_block_is_made_inert_there():
     assert page.count("</code>") == 1 and "<strong>" not in page
     plain = RandomReveal(order=("[b]Вася", "Маша"), salt="s").text
     assert code_inert(plain) == plain          # byte for byte, so the hash can be checked
+
+
+NICK_CHARS = st.sampled_from(list("[]/=*\"'bBiuUrlLcodeqtsizw.:@hp#1 Яя<>&"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(nick=st.text(alphabet=NICK_CHARS, min_size=1, max_size=24).filter(
+    lambda s: s.strip() and s not in scenario("votes-lynch").roles),
+    story=st.text(alphabet=NICK_CHARS, max_size=40),
+    name=st.sampled_from(["votes-lynch", "random-tie", "town-wins"]))
+def test_any_nick_and_story_leave_the_markup_unchanged(nick, story, name):
+    """Property: whatever nick a player picks and whatever story the mafia writes, the posts
+    carry exactly the template's tags, and phpBB shows the nick as written."""
+    plain = scenario(name, "ru")
+    bad = renamed(plain, {"Вася": nick})
+    if bad.result.story:
+        bad = dataclasses.replace(bad, result=dataclasses.replace(bad.result, story=story or "."))
+    a, b = posts(render_day(plain)), posts(render_day(bad))
+    for rel in ("newspaper.bbcode", "day-start.bbcode"):
+        assert tags(b[rel]) == tags(a[rel]), rel
+        page = bbcode_to_html(b[rel])
+        assert HTML_TAG.findall(page) == HTML_TAG.findall(bbcode_to_html(a[rel])), rel
