@@ -394,3 +394,17 @@ def test_real_topic_page_passes_get_page(ft):
     body = fixture("phpbb-3.3.15/prosilver-ru/guest_viewtopic_t4_start0.html")
     responses.add(responses.GET, TOPIC, body=body)
     assert make_client(ft).get_page(TOPIC).body == body
+
+
+# -- header parsing never fails ---------------------------------------------------------------
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+
+@given(st.text(max_size=60))
+def test_header_parsing_never_raises(value):
+    now = datetime(2024, 4, 9, 17, 0, tzinfo=timezone.utc)
+    wait = retry_after_seconds(value, now=now)
+    assert wait is None or wait >= 0
+    t = parse_http_date(value)
+    assert t is None or t.tzinfo is not None

@@ -5,16 +5,22 @@ phpBB 3.3.15 prosilver pages, faithful to the markup of the real pages the parse
 against (``div.post#pNN``, ``dl.postprofile``, ``<time datetime>``, ``div.content``,
 ``blockquote``/``cite`` quotes, ``span style="color:…"``, ``strong.text-strong``, the edit
 notice ``div.notice``, pagination with ``start=``, ``viewforum.php`` listings,
-``ucp.php?mode=login`` with a real form and a cookie session)::
+``ucp.php?mode=login`` with a real form and a cookie session). The post blocks of the real
+topic, rebuilt on a LocalBoard, come out byte for byte as phpBB rendered them
+(tests/test_localboard.py)::
 
     with LocalBoard(language="ru", clock=clock) as board:
         t = board.add_topic("День 1 — голосование")
         board.add_post("Вася", 58, "[color=red]Маша_2[/color]", clock.now())
         client = ForumClient(base_url=board.url, ...)
 
+Private messages: ``send_pm(...)`` fills the inbox of a user (the host by default), served at
+``ucp.php?i=pm&folder=inbox`` and ``ucp.php?i=pm&mode=view&f=0&p=N`` to that user once logged in.
+
 Failure injection: ``fail_next(n, status=503, retry_after=...)``, ``truncate_next(n)``,
-``drop_next(n)`` (close the connection without an answer), ``disabled = True`` (the "board is
-unavailable" page), ``expire_sessions()``. The ``Date`` header comes from the injected clock,
+``drop_next(n)`` (close the connection without an answer), each optionally only for requests
+matching ``match=``; ``disabled = True`` (the "board is unavailable" page);
+``expire_sessions()``. The ``Date`` header comes from the injected clock,
 so a simulated clock gives the board a simulated time too. ``requests`` logs every request.
 """
 
