@@ -501,6 +501,7 @@ class Daemon:
         self._warned_no_topic: set[int] = set()
         self._warned: set[tuple[str, int]] = set()
         self._day_changed = False
+        self._cal: tuple | None = None
         self._announced: set[int] = set()
         self._game_mtime = self._mtime()
         self._finished = False
@@ -514,6 +515,13 @@ class Daemon:
 
     def now(self) -> datetime:
         return self.ctx.now()
+
+    def calendar(self):
+        """``ctx.calendar()``, rebuilt only when the game file or a moved deadline changed."""
+        key = (id(self.ctx.game), repr(self.ctx.store.get("moved_deadlines", {})))
+        if self._cal is None or self._cal[0] != key:
+            self._cal = (key, self.ctx.calendar())
+        return self._cal[1]
 
     def _cfg(self):
         return self.ctx.game.schedule
@@ -546,7 +554,8 @@ class Daemon:
             pass
 
     def resolved_days(self) -> set[int]:
-        return set(self.ctx.store.resolutions())
+        # Only the day numbers: Store.resolutions() would decode every stored day's state.
+        return {r[0] for r in self.ctx.store.db.execute("SELECT day FROM resolutions")}
 
     def winner(self) -> str | None:
         for day, data in sorted(self.ctx.store.resolutions().items()):
@@ -567,7 +576,7 @@ class Daemon:
 
     def due_days(self, now: datetime) -> list[int]:
         """Unresolved days whose deadline + grace has passed, in order."""
-        cal = self.ctx.calendar()
+        cal = self.calendar()
         done = self.resolved_days()
         cut = cal.last_due_day(now - self.grace())
         return [n for n in range(1, cut + 1) if n not in done]
@@ -579,7 +588,7 @@ class Daemon:
         if self._finished:
             return None
         cfg = self._cfg()
-        deadline = self.ctx.calendar().deadline(self.current_day())
+        deadline = self.calendar().deadline(self.current_day())
         window = deadline - timedelta(minutes=cfg.final_window_minutes)
         if now < window:
             return min(now + timedelta(seconds=self._seconds(cfg.poll_minutes)), window)
@@ -591,7 +600,7 @@ class Daemon:
             return None
         if self._retry_at is not None:
             return self._retry_at
-        return self.ctx.calendar().deadline(self.current_day()) + self.grace()
+        return self.calendar().deadline(self.current_day()) + self.grace()
 
     # -- the jobs ------------------------------------------------------------------------------
     def poll_job(self) -> None:
@@ -619,9 +628,24 @@ class Daemon:
                        "[moves] in game.toml; will try again at the next poll")
         for problem in res.errors:
             self.error(f"day {day}: {problem} - will try again at the next poll")
-        left = self.ctx.calendar().deadline(day) - now
+        left = self.calendar().deadline(day) - now
         self.info("day %d (%s left): %s", day, fmt_delta(left), res.describe())
-        if topic is None and day not in self._warned_no_topic:
+        if topic is None:
+            self._no_topic(day, now)
+
+    def _no_topic(self, day: int, now: datetime) -> None:
+        """Say once that the day waits for its topic, and once more (a warning) when the day
+        has started without one."""
+        starts = self.calendar().day_start(day)
+        how = (" (looking for it in the forum by its title)" if self.ctx.game.forum.forum
+               else "")
+        if now < starts:
+            if ("waiting", day) not in self._warned:
+                self._warned.add(("waiting", day))
+                self.info("day %d starts %s; waiting for its topic%s", day, self.stamp(starts),
+                          how)
+            return
+        if day not in self._warned_no_topic:
             self._warned_no_topic.add(day)
             self.warn("day %d has no topic yet: add it to [[days]] in game.toml, run "
                       "'scraper-mod day open %d URL'%s", day, day,
@@ -650,7 +674,7 @@ class Daemon:
         return retry
 
     def _resolve_one(self, day: int) -> bool:
-        cal = self.ctx.calendar()
+        cal = self.calendar()
         topic = self._find_topic(day)
         if topic is None:
             retry = self._retry_later()
@@ -757,7 +781,7 @@ class Daemon:
         """Announce the game and set up the jobs (``run`` calls it)."""
         if self._poll_job is not None:
             return
-        cal = self.ctx.calendar()
+        cal = self.calendar()
         g = self.ctx.game
         now = self.now()
         self._finished = self.winner() is not None

@@ -19,48 +19,21 @@ from zoneinfo import ZoneInfo
 
 from scraper_mod.forum.localboard import LocalBoard
 
+from test_schedule_live import vote, write_game
+
 MSK = ZoneInfo("Europe/Moscow")
-PLAYERS = [("Вася", "boss", 201), ("Игорь", "mafia", 202), ("Маша", "commissar", 203),
-           ("Ирина", "doctor", 204), ("Петя", "civilian", 205), ("Коля", "civilian", 206),
-           ("Таня", "civilian", 207)]
 
 
-def game_toml(board: LocalBoard, topic: str, deadline: datetime) -> str:
+def make_game(folder: Path, board: LocalBoard, topic: str, deadline: datetime) -> Path:
+    """Day 1 started 3 minutes ago; its deadline (moved, R1.4) is ``deadline``; the cadence
+    is in seconds: [schedule] takes fractions of minutes."""
     begin = (deadline - timedelta(minutes=3)).astimezone(MSK)
-    players = "".join(f'[[players]]\nnick = "{n}"\nrole = "{r}"\nforum_id = {u}\n\n'
-                      for n, r, u in PLAYERS)
-    order = ", ".join(f'"{n}"' for n, _, _ in PLAYERS)
-    return f"""[game]
-title = "Проверка демона"
-start = {begin:%Y-%m-%d}
-day_start = "{begin:%H:%M}"
-host = "Ведущий"
-random_list = [{order}]
-
-[mafia]
-duty = "Игорь"
-
-[forum]
-url = "{board.url}"
-min_delay = 0
-retries = 1
-timeout = 5
-
-[moves]
-source = "maildir"
-path = "moves"
-
-[schedule]
-poll_minutes = 0.05
-final_poll_minutes = 0.02
-final_window_minutes = 0.1
-grace_seconds = 1
-
-{players}[[days]]
-number = 1
-topic = "{topic}"
-deadline = {deadline.astimezone(MSK).isoformat(timespec="seconds")}
-"""
+    return write_game(
+        folder, board, topic,
+        game_extra=f'start = {begin:%Y-%m-%d}\nday_start = "{begin:%H:%M}"\n',
+        tail="[schedule]\npoll_minutes = 0.05\nfinal_poll_minutes = 0.02\n"
+             "final_window_minutes = 0.1\ngrace_seconds = 1\n",
+        day1=f"deadline = {deadline.astimezone(MSK).isoformat(timespec='seconds')}\n")
 
 
 def wait_for(predicate, timeout: float) -> bool:
@@ -86,14 +59,8 @@ def test_a_real_run_writes_the_day_within_30_s_of_deadline_plus_grace(tmp_path):
         votes = [("Вася", "Петя"), ("Игорь", "Петя"), ("Маша", "Вася"), ("Ирина", "Петю"),
                  ("Петя", "Вася"), ("Коля", "Петю")]
         for i, (author, target) in enumerate(votes):
-            uid = next(u for n, _, u in PLAYERS if n == author)
-            board.add_post(author, uid, f"[color=red]{target}[/color]",
-                           now - timedelta(seconds=90 - i))
-        game = tmp_path / "game"
-        for sub in ("cur", "new", "tmp"):
-            (game / "moves" / sub).mkdir(parents=True)
-        (game / "game.toml").write_text(game_toml(board, board.topic_url(tid), deadline),
-                                        encoding="utf-8")
+            vote(board, tid, author, target, now - timedelta(seconds=90 - i))
+        game = make_game(tmp_path / "game", board, board.topic_url(tid), deadline)
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         proc = subprocess.Popen([sys.executable, "-m", "scraper_mod", "run", str(game)],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -115,8 +82,8 @@ def test_a_real_run_writes_the_day_within_30_s_of_deadline_plus_grace(tmp_path):
             # votes posted after the deadline must not count (R2.6): with them Вася would
             # lead 4 to 3
             assert wait_for(lambda: datetime.now(timezone.utc) >= deadline, 10)
-            board.add_post("Таня", 207, "[color=red]Вася[/color]")
-            board.add_post("Игорь", 202, "[color=red]Васю[/color]")
+            vote(board, tid, "Таня", "Вася", datetime.now(timezone.utc))
+            vote(board, tid, "Игорь", "Васю", datetime.now(timezone.utc))
 
             result = game / "out" / "day-1" / "result.json"
             budget = (deadline - datetime.now(timezone.utc)).total_seconds() + 1 + 30

@@ -35,7 +35,8 @@ def register(sub) -> None:
                         "(e.g. 2024-03-18T20:00); 'default' undoes a move made here")
     m.set_defaults(func=run_move)
 
-    ls = dsub.add_parser("list", help="the days so far: topic, start, deadline, resolved")
+    ls = dsub.add_parser("list", help="the days so far (to the first unresolved one and each "
+                                     "day with a topic): topic, start, deadline, resolved")
     add_game_argument(ls)
     ls.set_defaults(func=run_list)
 
@@ -112,9 +113,11 @@ def run_move(args) -> int:
             raise ConfigError(f"day {n}: cannot move the deadline there: {e}") from None
         ctx.store.log_event("deadline_moved", {"day": n, "from": before.isoformat(),
                                                "to": after.isoformat()}, at=ctx.now())
+        cal = ctx.calendar()
         print(f"day {n}: deadline {_stamp(before, g.timezone)} -> {_stamp(after, g.timezone)}"
-              f"{' (back to the schedule)' if new is None else ''}; the days after follow on "
-              "from it")
+              f"{' (back to the schedule)' if new is None else ''}")
+        print(f"day {n + 1} now runs from {_stamp(cal.day_start(n + 1), g.timezone)} to "
+              f"{_stamp(cal.deadline(n + 1), g.timezone)}; the days after follow on from it")
         if after <= ctx.now():
             print(f"note: that is in the past: a running 'scraper-mod run' resolves day {n} "
                   "at its next step")
@@ -129,7 +132,13 @@ def run_list(args) -> int:
         cal, tz = ctx.calendar(), ctx.game.timezone
         done = ctx.store.resolutions()
         now = ctx.now()
-        last = max([cal.day_at(now), *done, *(d.number for d in ctx.game.days), 1])
+        # up to the first unresolved day and every day with a topic (not the whole calendar:
+        # an old game's clock would run on for hundreds of days)
+        topics = [int(k) for k in ctx.store.get("day_topics", {})]
+        first_open = 1
+        while first_open in done:
+            first_open += 1
+        last = max([first_open, *topics, *(d.number for d in ctx.game.days)])
         for n in range(1, last + 1):
             state = "resolved" if n in done else ("due" if cal.deadline(n) <= now else "open")
             moved = " (moved)" if cal.is_moved(n) else ""
