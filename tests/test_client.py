@@ -366,6 +366,36 @@ def test_find_login_form_ignores_topic_pages():
     assert set(form.hidden) == {"redirect", "creation_time", "form_token", "sid"}
 
 
+@pytest.mark.parametrize("name,action,redirect", [
+    ("phpbb-3.3.15/pm/prosilver-ru/login_required_inbox.html",
+     BASE + "ucp.php?mode=login", "./ucp.php?folder=inbox&i=pm"),
+    ("phpbb-3.3.15/pm/prosilver-ru/login_required_inbox_nocookie.html",
+     BASE + "ucp.php?mode=login&sid=5181cc33ff6022df6e68ceeea1eeb205",
+     "./ucp.php?folder=inbox&i=pm&sid=5181cc33ff6022df6e68ceeea1eeb205"),
+    ("phpbb-3.3.15/pm/subsilver2-port-gorski-ru/login_required_inbox.html",
+     BASE + "ucp.php?style=2&mode=login", "./ucp.php?folder=inbox&i=pm&style=2&style=2"),
+    ("phpbb-3.3.15/pm/prosilver-ru/login_page_ucp_mode_login.html",
+     BASE + "ucp.php?mode=login", "index.php"),   # two redirect inputs: the last one
+    ("phpbb-3.3.15/prosilver-en/guest_viewforum_f5_login_required.html",
+     BASE + "ucp.php?mode=login", "./viewforum.php?f=5"),
+])
+def test_real_login_forms(name, action, redirect):
+    form = find_login_form(fixture(name), url=BASE + "ucp.php?i=pm&folder=inbox")
+    assert form.action == action and form.hidden["redirect"] == redirect
+    assert set(form.hidden) == {"redirect", "creation_time", "form_token", "sid"}
+    assert form.submit_name == "login"
+
+
+@pytest.mark.parametrize("name", [
+    "phpbb-3.3.15/prosilver-ru/guest_viewtopic_t4_start0.html",
+    "phpbb-3.3.15/subsilver2-port-gorski-ru/guest_viewtopic_t4_start0.html",
+    "phpbb-3.3.15/pm/prosilver-ru/inbox.html",
+    "phpbb-3.3.15/prosilver-ru/guest_viewforum_f3.html",
+])
+def test_pages_without_a_login_form(name):
+    assert find_login_form(fixture(name), url=TOPIC) is None
+
+
 # -- error pages (the real phpBB 3.3.15 pages) ----------------------------------------------
 
 @pytest.mark.parametrize("name,status,error", [
