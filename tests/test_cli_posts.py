@@ -93,6 +93,8 @@ def test_minute_precision_pages_say_so(capsys):
 
 def test_relative_dates_need_the_fetch_time(capsys):
     path = page("subsilver2-port-gorski-ru-relative-dates", 25)
+    code, _, err = run(capsys, "posts", path)
+    assert code == 1 and "needs the board's clock" in err and "give --fetched-at" in err
     code, out, _ = run(capsys, "posts", path, "--json", "--fetched-at", "2024-04-09T20:35:06")
     assert code == 0
     p96 = next(p for p in json.loads(out) if p["post_id"] == 96)   # «35 минут назад»

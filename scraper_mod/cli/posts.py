@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..errors import ConfigError, ForumError
+from ..errors import ConfigError, ForumError, ParseError
 from ..forum.model import Post, TopicPage
 from .common import parse_time_arg, print_json
 
@@ -82,7 +82,13 @@ def _read(args, tz: ZoneInfo) -> list[TopicPage]:
         if not path.is_file():
             raise ForumError("no such file, and not an http(s) URL", url=s,
                              hint="give a saved topic page or a …/viewtopic.php?t=N link")
-        pages.append(parse_topic_file(path, fetched_at=fetched_at, board_tz=tz))
+        try:
+            pages.append(parse_topic_file(path, fetched_at=fetched_at, board_tz=tz))
+        except ParseError as e:
+            if fetched_at is None and "relative date" in e.message:
+                raise ParseError(e.message, hint="give --fetched-at TIME: when the page was "
+                                                 "saved, in board time") from None
+            raise
     return pages
 
 
