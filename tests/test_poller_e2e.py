@@ -252,3 +252,35 @@ def test_topic_url_must_name_a_topic(board, clock):
     assert "not a topic URL" in str(ei.value)
     assert canonical_topic_url("https://f.org/forum/viewtopic.php?f=3&t=4&start=25&sid=ab") \
         == "https://f.org/forum/viewtopic.php?t=4"
+
+
+def test_relative_dates_sharpen_into_a_new_version(tmp_path):
+    """R2.6: a board without <time datetime> shows «4 минуты назад» first and «Сегодня, 19:59»
+    later; the sharper sighting is stored too, so the post's minute is known."""
+    clock = FakeClock(datetime(2024, 4, 9, 19, 50, tzinfo=MSK))
+    with LocalBoard(language="ru", clock=clock, relative_dates=True, time_tags=False) as board:
+        board.add_topic("День 1 — голосование", topic_id=4)
+        pid = board.add_post("Маша_2", 59, "[color=#FF0000]NightOwl[/color]",
+                             datetime(2024, 4, 9, 19, 59, 30, tzinfo=MSK))
+        store = Store(tmp_path / "s.sqlite3")
+        client = client_for(board, clock)
+        clock.set(datetime(2024, 4, 9, 20, 4, 10, tzinfo=MSK))
+        r = poll_topic(client, store, board.topic_url(), now=clock.now)
+        assert r.new_posts == (pid,)
+        assert "4 минуты назад".encode() in list(store.fetches())[-1][4]
+        clock.set(datetime(2024, 4, 9, 20, 20, tzinfo=MSK))      # «20 минут назад»: no news
+        assert poll_topic(client, store, board.topic_url(), now=clock.now).refined == ()
+        clock.set(datetime(2024, 4, 9, 21, 30, tzinfo=MSK))      # «Сегодня, 19:59»
+        r = poll_topic(client, store, board.topic_url(), now=clock.now)
+        assert r.refined == (pid,) and r.new_versions == () and "sharper time" in r.summary()
+        clock.set(datetime(2024, 4, 9, 22, 0, tzinfo=MSK))
+        assert poll_topic(client, store, board.topic_url(), now=clock.now).refined == ()
+        versions = stored_posts(store, board.topic_url())
+        assert [p.precision for p, _ in versions] == ["relative", "minute"]
+        real = datetime(2024, 4, 9, 19, 59, 30, tzinfo=MSK)
+        first, second = versions[0][0], versions[1][0]
+        assert first.earliest <= real <= first.latest
+        assert (second.earliest, second.latest) == (datetime(2024, 4, 9, 19, 59, tzinfo=MSK),
+                                                    datetime(2024, 4, 9, 19, 59, 59, tzinfo=MSK))
+        assert versions[0][1] == datetime(2024, 4, 9, 20, 4, 10, tzinfo=MSK)  # first seen
+        store.close()

@@ -382,7 +382,8 @@ class LocalBoard:
                  clock=None, per_page: int = 25, title: str = "Mafia Test Board",
                  forum_id: int = 3, forum_name: str | None = None,
                  username: str | None = None, password: str | None = None,
-                 relative_dates: bool = False, first_post_id: int = 1) -> None:
+                 relative_dates: bool = False, time_tags: bool = True,
+                 first_post_id: int = 1) -> None:
         if language not in _STR:
             raise ValueError(f"language must be one of {sorted(_STR)}")
         self.language = language
@@ -392,6 +393,7 @@ class LocalBoard:
         self.per_page = per_page
         self.title = title
         self.relative_dates = relative_dates
+        self.time_tags = time_tags   # False: no <time datetime> (prosilver before 3.2.9)
         self.forums: dict[int, str] = {forum_id: forum_name or
                                        ("Игра" if language == "ru" else "Game")}
         self.default_forum = forum_id
@@ -888,6 +890,7 @@ class LocalBoard:
         iso = p.posted_at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S+00:00")
         pid = p.post_id
         online = " online" if u.online else ""
+        when = f'<time datetime="{iso}">{shown}</time>' if self.time_tags else shown
         return f"""			<div id="p{pid}" class="post has-profile bg{1 if index % 2 else 2}{online}">
 		<div class="inner">
 
@@ -922,7 +925,7 @@ class LocalBoard:
 									<a class="unread" href="./viewtopic.php?p={pid}#p{pid}" title="{s["post"]}">
 						<i class="icon fa-file fa-fw icon-lightgray icon-md" aria-hidden="true"></i><span class="sr-only">{s["post"]}</span>
 					</a>
-								<span class="responsive-hide">{by} <strong>{link}</strong> &raquo; </span><time datetime="{iso}">{shown}</time>
+								<span class="responsive-hide">{by} <strong>{link}</strong> &raquo; </span>{when}
 			</p>
 			
 			

@@ -45,8 +45,10 @@ class PollReport:
     """What one poll did.
 
     ``new_posts``: ids seen for the first time; ``new_versions``: ids of already known posts
-    whose content changed (edits); ``deleted``: ids newly marked deleted; ``pages``: the page
-    numbers read; ``requests``: HTTP requests sent (retries and login steps included).
+    whose content changed (edits); ``refined``: ids of posts stored again because the board
+    now shows their time more precisely («35 минут назад» became «Сегодня, 19:59»);
+    ``deleted``: ids newly marked deleted; ``pages``: the page numbers read; ``requests``:
+    HTTP requests sent (retries and login steps included).
     """
 
     topic: str
@@ -59,6 +61,7 @@ class PollReport:
     errors: tuple[str, ...] = ()
     full: bool = False
     complete: bool = False     # the last page of the topic was reached without an error
+    refined: tuple[int, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -68,6 +71,7 @@ class PollReport:
         """One line for logs and the CLI."""
         parts = [f"{len(self.new_posts)} new post(s)", f"{len(self.new_versions)} edited",
                  f"{len(self.deleted)} deleted",
+                 *([f"{len(self.refined)} with a sharper time"] if self.refined else []),
                  f"{len(self.pages)} page(s) read of {self.page_count}",
                  f"{self.requests} request(s)"]
         if self.full:
@@ -103,6 +107,30 @@ def _page_url(topic_url: str, key: str, start: int) -> str:
 
 def _now_fn(now) -> Callable[[], datetime]:
     return now if callable(now) else (lambda: now)
+
+
+_PRECISION_RANK = {"second": 0, "minute": 1, "relative": 2}
+
+
+def _content(post: Post, best: dict[str, str]) -> tuple[dict, bool]:
+    """What decides whether a sighting is a new version: ``Post.content_key()``, plus, for a
+    post ever seen without its exact second, the best time precision seen so far.
+
+    Boards without ``<time datetime>`` show a recent post as «35 минут назад» (a range) and
+    later as «Сегодня, 19:59» (a minute): the sharper sighting is stored as a version too, so
+    the vote count can narrow the post's time (RULES R2.6). ``best`` (post id -> precision)
+    is updated in place; returns (content, whether the precision just improved).
+    """
+    content = post.content_key()
+    pid = str(post.post_id)
+    prev = best.get(pid)
+    if prev is None and post.precision == "second":
+        return content, False
+    sharper = prev is not None and _PRECISION_RANK.get(post.precision, 3) < \
+        _PRECISION_RANK.get(prev, 3)
+    if prev is None or sharper:
+        best[pid] = post.precision
+    return {**content, "precision": best[pid]}, sharper
 
 
 @contextmanager
@@ -201,6 +229,8 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
     pages_state: dict = dict(state.get("pages", {})) if not full else {}
     new_posts: list[int] = []
     new_versions: list[int] = []
+    refined: list[int] = []
+    precision: dict[str, str] = dict(state.get("precision", {}))
     deleted: list[int] = []
     pages_read: list[int] = []
     errors: list[str] = []
@@ -241,14 +271,15 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
         with _transaction(store):
             for post in page.posts:
                 was_known = post.post_id in known
+                content, sharper = _content(post, precision)
                 changed = store.add_post_version(key, post.post_id, post.to_json(),
-                                                 content=post.content_key(),
+                                                 content=content,
                                                  fetched_at=res.fetched_at, fetch_id=fid)
                 if not was_known:
                     known.add(post.post_id)
                     new_posts.append(post.post_id)
                 elif changed:
-                    new_versions.append(post.post_id)
+                    (refined if sharper else new_versions).append(post.post_id)
             if not full:
                 prev_order = [pid for n in sorted(old_pages, key=int)
                               for pid in old_pages[n].get("post_ids", [])]
@@ -269,7 +300,7 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
                 "topic_id": page.topic_id or tid, "title": page.title, "locked": page.locked,
                 "page_count": page.page_count, "last_page_url": url, "per_page": per_page,
                 "last_post_id": ids[-1] if ids else state.get("last_post_id"),
-                "pages": pages_state,
+                "pages": pages_state, "precision": precision,
                 "last_full_scan": state.get("last_full_scan"),
             }
             if next_url is None:
@@ -290,13 +321,15 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
                 deleted.append(pid)
             elif page is not None:   # it had moved while the scan ran: keep its version
                 post = next(p for p in page.posts if p.post_id == pid)
-                if store.add_post_version(key, pid, post.to_json(), content=post.content_key(),
+                content, sharper = _content(post, precision)
+                if store.add_post_version(key, pid, post.to_json(), content=content,
                                           fetched_at=res.fetched_at,
                                           fetch_id=fetch_ids.get(id(res))):
-                    new_versions.append(pid)
+                    (refined if sharper else new_versions).append(pid)
 
     report = PollReport(topic=key, requests=client.requests - requests_before,
                         new_posts=tuple(new_posts), new_versions=tuple(new_versions),
+                        refined=tuple(refined),
                         deleted=tuple(deleted), pages=tuple(pages_read), page_count=page_count,
                         errors=tuple(errors), full=full, complete=complete and not errors)
     if full and failure is not None:
