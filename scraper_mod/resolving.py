@@ -8,7 +8,9 @@ Three layers, each usable alone:
 * ``render_day(report)``: the texts, ``{relative path: text}`` — ``newspaper.bbcode``,
   ``day-start.bbcode``, ``pm/<nick>.txt``, ``host-report.txt``, ``result.json`` — from the
   Jinja2 templates in ``templates/`` (``newspaper.<lang>.bbcode.j2`` ...). Pure: the same report
-  gives the same bytes; no "now" appears in any output.
+  gives the same bytes; no "now" appears in any output. A game may carry its own copies of
+  templates in ``GAME/templates/`` (same file names): they are used instead of the built-in
+  ones, so a host can change the wording of one post without touching the installation.
 * ``write_day_files(out_dir, day, files)``: writes ``out/day-N/`` atomically (the new folder
   is built beside the old one and swapped in; a crash leaves the old folder or the new one,
   and ``recover_out_dir`` finishes an interrupted swap).
@@ -22,6 +24,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -32,8 +35,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 from zoneinfo import ZoneInfo
 
-from .errors import RulesError, StorageError
-from .render import ZWSP, bbcode_inert, render_text
+import jinja2
+
+from .errors import ConfigError, RulesError, StorageError
+from .render import ZWSP, bbcode_inert, environment, render_text
 from .rules.model import ROLE_NAMES, DayResult, Move, Role, RuleOptions, Vote
 from .rules.moves import REASONS as MOVE_REASONS
 
@@ -283,6 +288,7 @@ class DayReport:
     topic: str | None = None
     vote_table: str = "list"               # "list" | "code" | "table"
     contacts: Mapping[str, str] = field(default_factory=dict)  # nick -> where his PMs go
+    templates: str | None = None           # a game's own templates/ folder, tried first
 
     @property
     def deaths(self) -> tuple[str, ...]:
@@ -427,8 +433,27 @@ def _moved(actual: datetime | None, regular: datetime | None) -> bool:
     return actual is not None and regular is not None and actual != regular
 
 
-def _render(kind: str, lang: str, ext: str, ctx: dict) -> str:
-    text = render_text(kind, lang, ext, **ctx)
+@functools.lru_cache(maxsize=8)
+def _environment_with(folder: str) -> jinja2.Environment:
+    """The templates with a game's own ``templates/`` folder tried first."""
+    base = environment()
+    return base.overlay(loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(folder),
+                                                    base.loader]))
+
+
+def _render(kind: str, lang: str, ext: str, ctx: dict, overrides: str | None = None) -> str:
+    if overrides and Path(overrides).is_dir():
+        name = f"{kind}.{lang}.{ext}.j2"
+        try:
+            text = _environment_with(overrides).get_template(name).render(**ctx)
+        except jinja2.TemplateError as e:
+            where = getattr(e, "filename", None) or name
+            line = getattr(e, "lineno", None)
+            raise ConfigError(f"template {where}{f', line {line}' if line else ''}: {e}",
+                              hint="fix the template, or remove it from the game's "
+                                   "templates/ folder to use the default") from None
+    else:
+        text = render_text(kind, lang, ext, **ctx)
     # One trailing newline, no trailing spaces: stable bytes whatever the template's ends.
     lines = [ln.rstrip() for ln in text.split("\n")]
     return "\n".join(lines).strip("\n") + "\n"
@@ -474,15 +499,15 @@ def render_day(r: DayReport) -> dict[str, str]:
                       for nick, parts in sorted(recipients.items(),
                                                 key=lambda x: _order_key(r)(x[0]))]
     files = {
-        "newspaper.bbcode": _render("newspaper", lang, "bbcode", ctx),
-        "day-start.bbcode": _render("day-start", lang, "bbcode", ctx),
-        "host-report.txt": _render("host-report", lang, "txt", ctx),
+        "newspaper.bbcode": _render("newspaper", lang, "bbcode", ctx, r.templates),
+        "day-start.bbcode": _render("day-start", lang, "bbcode", ctx, r.templates),
+        "host-report.txt": _render("host-report", lang, "txt", ctx, r.templates),
         "result.json": result_json(r.result),
     }
     for nick, parts in recipients.items():
         texts = []
         for kind, extra in parts:
-            texts.append(_render(kind, lang, "txt", {**ctx, **extra}))
+            texts.append(_render(kind, lang, "txt", {**ctx, **extra}, r.templates))
         files[f"pm/{safe_file_name(nick)}.txt"] = "\n".join(texts)
     return dict(sorted(files.items()))
 
@@ -786,7 +811,8 @@ def build_report(ctx, day: int, *, tally, lynch, moves, orders, before, result,
         deleted_posts=tuple(notes.deleted),
         reveal=_reveal(ctx, before) if over else None, topic=tally.topic,
         vote_table=vote_table_layout(game.rules),
-        contacts={p.nick: p.contact for p in game.players if p.contact})
+        contacts={p.nick: p.contact for p in game.players if p.contact},
+        templates=str(game.folder / "templates"))
 
 
 def _decide_lynch(tally, before, options):

@@ -359,3 +359,24 @@ def test_cli_errors_are_one_line(game, capsys):
     err = capsys.readouterr().err
     assert err.startswith("error: day 1 is not resolved yet") and "\n" == err[-1]
     assert err.count("\n") == 1
+
+
+def test_a_game_can_carry_its_own_wording(game, clock):
+    """A host's copy of a template in GAME/templates/ is used instead of the built-in one."""
+    from scraper_mod.errors import ConfigError
+    folder, _ = game
+    own = folder / "templates"
+    own.mkdir()
+    (own / "newspaper.ru.bbcode.j2").write_text(
+        "[b]Вечерние новости, день {{ day }}[/b]\nВ тюрьме: {{ lynched.player|bb }}\n",
+        encoding="utf-8")
+    ctx = ctx_at(folder, clock, msk(9, 20, 5))
+    resolve_day_files(ctx, 1)
+    day = folder / "out" / "day-1"
+    assert (day / "newspaper.bbcode").read_text() == \
+        "[b]Вечерние новости, день 1[/b]\nВ тюрьме: Коля\n"
+    assert "[b]Живы" in (day / "day-start.bbcode").read_text()      # the others as built in
+    (own / "newspaper.ru.bbcode.j2").write_text("{% if %}\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="newspaper.ru.bbcode.j2"):
+        resolve_day_files(ctx, 1, offline=True)
+    assert (day / "newspaper.bbcode").read_text().startswith("[b]Вечерние новости")
