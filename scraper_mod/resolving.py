@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import dataclasses
 import functools
 import hashlib
 import json

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -380,3 +380,22 @@ def test_a_game_can_carry_its_own_wording(game, clock):
     with pytest.raises(ConfigError, match="newspaper.ru.bbcode.j2"):
         resolve_day_files(ctx, 1, offline=True)
     assert (day / "newspaper.bbcode").read_text().startswith("[b]Вечерние новости")
+
+
+def test_the_default_day(game, clock):
+    """CONTRACT: --day defaults to the day whose deadline has passed (the first one not yet
+    resolved, so a missed evening is caught up in order); --force alone means today."""
+    from scraper_mod.cli.resolve import choose_day
+    folder, _ = game
+    ctx = ctx_at(folder, clock, msk(9, 12, 0))
+    with pytest.raises(RulesError, match="no day's deadline has passed yet"):
+        choose_day(ctx)
+    assert choose_day(ctx, force=True) == 1
+    clock.set(msk(10, 20, 30))                      # days 1 and 2 are due, none resolved
+    assert choose_day(ctx) == 1
+    resolve_day_files(ctx, 1, offline=True)
+    assert choose_day(ctx) == 2
+    resolve_day_files(ctx, 2, offline=True)
+    assert choose_day(ctx) == 2                     # all done: the last one, again
+    clock.set(msk(11, 10, 0))
+    assert choose_day(ctx, force=True) == 3

@@ -38,10 +38,16 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def choose_day(ctx) -> int:
-    """The first due day not resolved yet; once every due day is, the last resolved one."""
-    last_due = default_day(ctx)
+def choose_day(ctx, *, force: bool = False) -> int:
+    """The first due day not resolved yet; once every due day is, the last resolved one.
+    With ``force`` and no due day unresolved, the day running now (to resolve it early)."""
     resolved = ctx.store.resolutions()
+    if force:
+        running = max(1, ctx.calendar().day_at(ctx.now()))
+        due = ctx.calendar().last_due_day(ctx.now())
+        if all(d in resolved for d in range(1, due + 1)) and running not in resolved:
+            return running
+    last_due = default_day(ctx)
     for day in range(1, last_due + 1):
         if day not in resolved:
             return day
@@ -53,7 +59,7 @@ def choose_day(ctx) -> int:
 def run(args) -> int:
     ctx = open_game(args.game)
     try:
-        day = args.day if args.day is not None else choose_day(ctx)
+        day = args.day if args.day is not None else choose_day(ctx, force=args.force)
         out = resolve_day_files(ctx, day, force=args.force, offline=args.offline,
                                 preview=args.preview)
     finally:
