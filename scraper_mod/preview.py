@@ -250,4 +250,10 @@ def preview_files(files: dict[str, str], *, lang: str = "ru") -> dict[str, str]:
         else:
             body = text
         out[f"preview/{name}.html"] = preview_page(body, title=rel, lang=lang)
+    links = "".join(f'<li><a href="{html.escape(k[len("preview/"):])}">'
+                    f'{html.escape(k[len("preview/"):-len(".html")])}</a></li>\n'
+                    for k in sorted(out))
+    out["preview/index.html"] = (
+        f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>preview</title>\n</head>\n<body>\n<ul>\n{links}</ul>\n</body>\n</html>\n")
     return out

@@ -57,8 +57,10 @@ def test_newspaper_preview_reads_like_the_board():
     files = render_day(scenario("votes-lynch"))
     pages = preview_files(files)
     assert sorted(pages) == sorted(
-        ["preview/newspaper.html", "preview/day-start.html", "preview/host-report.html"]
+        ["preview/newspaper.html", "preview/day-start.html", "preview/host-report.html",
+         "preview/index.html"]
         + [f"preview/pm-{k[3:-4]}.html" for k in files if k.startswith("pm/")])
+    assert '<a href="newspaper.html">newspaper</a>' in pages["preview/index.html"]
     paper = pages["preview/newspaper.html"]
     assert paper.startswith("<!DOCTYPE html>") and '<meta charset="utf-8">' in paper
     assert "<strong>Маша_2</strong>" in paper
