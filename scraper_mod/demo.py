@@ -466,6 +466,7 @@ def run_demo(*, keep: str | Path | None = None, out: Callable[[str], None] = pri
     clock = ScriptedClock(START)
     world = DemoWorld(folder, clock)
     result = DemoResult(folder=folder)
+    ok = False
     handler = logging.FileHandler(folder / "run.log", encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
     old_propagate, old_level = daemon_log.propagate, daemon_log.level
@@ -519,8 +520,11 @@ def run_demo(*, keep: str | Path | None = None, out: Callable[[str], None] = pri
         result.polls = report.polls
         result.board_requests = len(world.board.requests)
         clock.run_due()
+        ok = True
     finally:
         world.close()
+        if not ok:
+            out(f"the demo stopped early; its game folder and run.log are in {folder}")
         daemon_log.removeHandler(handler)
         handler.close()
         daemon_log.propagate, daemon_log.level = old_propagate, old_level

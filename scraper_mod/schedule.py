@@ -200,33 +200,13 @@ def poll_once(ctx: GameContext, day: int, *, full: bool = False, client=None,
 
 def resolve_due(ctx: GameContext, day: int) -> Resolution:
     """Resolve day ``day`` (its deadline has passed and its final re-scan is done) and write
-    ``out/day-N/``. The store then holds the day's resolution."""
-    from . import resolving
-    out = resolving.resolve_day_files(ctx, day, offline=True)
-    result = _result_of(out, ctx, day)
-    out_dir = _out_dir_of(out, ctx, day)
-    files = tuple(sorted(str(p.relative_to(out_dir)) for p in out_dir.rglob("*")
-                         if p.is_file())) if out_dir.is_dir() else ()
-    return Resolution(day=day, out_dir=out_dir, files=files,
-                      winner=(result or {}).get("winner"), summary=summarize_result(result))
-
-
-def _result_of(out, ctx: GameContext, day: int) -> dict | None:
-    for name in ("result", "day_result"):
-        v = getattr(out, name, None)
-        if v is not None:
-            return v.to_json() if hasattr(v, "to_json") else v
-    return ctx.store.resolution(day)
-
-
-def _out_dir_of(out, ctx: GameContext, day: int) -> Path:
-    if isinstance(out, Path):
-        return out
-    for name in ("out_dir", "path", "folder"):
-        v = getattr(out, name, None)
-        if isinstance(v, Path):
-            return v
-    return ctx.game.out_dir / f"day-{day}"
+    ``out/day-N/`` (``resolving.resolve_day_files``, offline: the daemon re-scanned already).
+    The store then holds the day's resolution."""
+    from .resolving import resolve_day_files
+    out = resolve_day_files(ctx, day, offline=True)
+    result = out.result.to_json()
+    return Resolution(day=day, out_dir=out.out_dir, files=tuple(sorted(out.files)),
+                      winner=result.get("winner"), summary=summarize_result(result))
 
 
 def summarize_result(result: dict | None) -> str:
@@ -268,20 +248,30 @@ def open_next_day(ctx: GameContext, day: int, *, client=None) -> str | None:
     if known or not ctx.game.forum.forum:
         return known
     from .forum.parser import parse_forum_page
+    from .forum.poller import canonical_topic_url
     rx = topic_title_regex(ctx.game.forum.title_pattern, day)
     client = client or make_client(ctx)
     page = client.get_page(ctx.game.forum.forum)
     links = parse_forum_page(page.body, url=page.url)
     used = {v for k, v in ctx.store.get("day_topics", {}).items() if k != str(day)}
     used |= {d.topic for d in ctx.game.days if d.topic and d.number != day}
-    found = [t for t in links if rx.search(t.title or "") and t.url not in used]
+    def canon(u: str) -> str | None:
+        try:
+            return canonical_topic_url(u)    # no session id, no page
+        except ForumError:
+            return None
+
+    used = {canon(u) for u in used}
+    found = [t for t in links if rx.search(t.title or "") and canon(t.url)
+             and canon(t.url) not in used]
     if not found:
         return None
-    best = max(found, key=lambda t: (t.topic_id or 0))
-    ctx.set_topic_for_day(day, best.url)
-    ctx.store.log_event("day_opened", {"day": day, "topic": best.url, "title": best.title,
+    best = max(found, key=lambda t: (t.topic_id or 0))   # the newest, if several match
+    url = canon(best.url)
+    ctx.set_topic_for_day(day, url)
+    ctx.store.log_event("day_opened", {"day": day, "topic": url, "title": best.title,
                                        "how": "forum"}, at=ctx.now())
-    return best.url
+    return url
 
 
 class LiveOps:

@@ -151,7 +151,8 @@ def test_status_and_day_commands_on_a_live_game(world, capsys, monkeypatch):
     assert main(["day", "open", str(folder), "2", "http://127.0.0.1/forum/"]) == 1
     assert "not a phpBB topic address" in capsys.readouterr().err
     url = f"{board.url}viewtopic.php?t=99"
-    assert main(["day", "open", str(folder), "2", url]) == 0
+    assert main(["day", "open", str(folder), "2", f"{board.url}viewtopic.php?f=3&t=99"
+                 "&start=25&sid=0123456789abcdef"]) == 0
     assert capsys.readouterr().out.strip() == f"day 2: topic {url}"
     ctx = open_game(folder)
     assert ctx.topic_for_day(2) == url
@@ -160,3 +161,29 @@ def test_status_and_day_commands_on_a_live_game(world, capsys, monkeypatch):
     listing = capsys.readouterr().out
     assert len(listing.splitlines()) == 2
     assert listing.startswith("day 1: due ") and "day 2: due " in listing and url in listing
+
+
+def test_the_next_day_is_found_in_the_forum_by_its_title(world):
+    """open_next_day: the newest topic of [forum] forum whose title matches title_pattern for
+    that day («День 2», not «День 12»), never a topic already used by another day."""
+    clock, board, t, folder = world
+    from scraper_mod.schedule import open_next_day
+    text = (folder / "game.toml").read_text(encoding="utf-8")
+    text = text.replace("retries = 1\n", f'retries = 1\nforum = "{board.url}viewforum.php?f=3"\n')
+    (folder / "game.toml").write_text(text, encoding="utf-8")
+    ctx = open_game(folder, clock=clock)
+    try:
+        assert open_next_day(ctx, 2) is None                    # nothing posted yet
+        t12 = board.add_topic("Живая проверка — День 12")
+        board.add_post("Ведущий", 50, "x", clock.now(), topic=t12)
+        assert open_next_day(ctx, 2) is None
+        t2 = board.add_topic("Живая проверка — день 2: голосование")
+        board.add_post("Ведущий", 50, "День 2.", clock.now(), topic=t2)
+        assert open_next_day(ctx, 2) == f"{board.url}viewtopic.php?t={t2}"
+        assert ctx.topic_for_day(2) == f"{board.url}viewtopic.php?t={t2}"
+        assert ctx.store.events("day_opened")[-1][2]["how"] == "forum"
+        # day 1's own topic is never taken for another day, even if its title matches
+        board.topics[t].title = "Живая проверка — День 3 (бывший день 1)"
+        assert open_next_day(ctx, 3) is None
+    finally:
+        ctx.close()

@@ -53,14 +53,17 @@ def _check_topic_url(url: str) -> None:
         raise ConfigError(f"not a forum address: {url!r}",
                           hint="give the topic's full URL, e.g. "
                                "https://forum.example.org/viewtopic.php?t=123")
-    if "viewtopic.php" not in parts.path or not ("t" in q or "p" in q):
+    if "viewtopic.php" not in parts.path or not "".join(q.get("t", [])).isdigit():
         raise ConfigError(f"not a phpBB topic address: {url!r}",
-                          hint="it looks like .../viewtopic.php?t=123 (or ?f=2&t=123)")
+                          hint="copy the topic's link: .../viewtopic.php?t=123 "
+                               "(or ?f=2&t=123)")
 
 
 def run_open(args) -> int:
     _check_day(args.number)
     _check_topic_url(args.url)
+    from ..forum.poller import canonical_topic_url
+    url = canonical_topic_url(args.url)      # without a session id or a page
     ctx = open_game(args.game)
     try:
         n = args.number
@@ -69,13 +72,13 @@ def run_open(args) -> int:
                                   hint="resolve it again by hand with 'scraper-mod resolve' "
                                        "if its topic was wrong")
         old = ctx.topic_for_day(n)
-        ctx.set_topic_for_day(n, args.url)
-        ctx.store.log_event("day_opened", {"day": n, "topic": args.url, "how": "day open",
+        ctx.set_topic_for_day(n, url)
+        ctx.store.log_event("day_opened", {"day": n, "topic": url, "how": "day open",
                                            "previous": old}, at=ctx.now())
-        if old and old != args.url:
-            print(f"day {n}: topic changed from {old} to {args.url}")
+        if old and old != url:
+            print(f"day {n}: topic changed from {old} to {url}")
         else:
-            print(f"day {n}: topic {args.url}")
+            print(f"day {n}: topic {url}")
     finally:
         ctx.close()
     return 0

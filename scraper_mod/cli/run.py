@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 
 from ..context import open_game
-from ..errors import ScraperModError
+from ..errors import ConfigError, ScraperModError
 from ..schedule import Daemon, GameLock, LiveOps, log as daemon_log
 from .common import add_game_argument
 
@@ -45,17 +45,37 @@ def _file_handler(path: Path) -> logging.Handler:
     return h
 
 
+def preflight(ctx) -> list[str]:
+    """What must be right before the daemon starts (raises), and what is worth a warning."""
+    g = ctx.game
+    if not g.forum.url:
+        raise ConfigError("no board to read", path=str(g.path), key="forum.url",
+                          hint='e.g. url = "https://forum.example.org/"')
+    warnings = []
+    if not g.moves.source:
+        warnings.append("no [moves] source in game.toml: night moves will not be read")
+    if not g.players:
+        warnings.append("no [[players]] in game.toml: no vote or move can count")
+    ctx.calendar().deadline(1)   # a bad moved deadline fails here, clearly
+    return warnings
+
+
 def run(args) -> int:
     ctx = open_game(args.game)
     stop = threading.Event()
     handler = None
     try:
+        warnings = preflight(ctx)
         with GameLock(ctx.game.folder):
             if args.log != "-":
                 handler = _file_handler(Path(args.log) if args.log
                                         else ctx.game.folder / "run.log")
                 daemon_log.addHandler(handler)
             daemon_log.setLevel(logging.INFO)
+            for w in warnings:
+                daemon_log.warning("%s", w)
+            if handler is not None:
+                daemon_log.info("the log is also written to %s", handler.baseFilename)
 
             def on_signal(signum, frame) -> None:
                 daemon_log.info("got %s: stopping after the current step",
