@@ -1076,77 +1076,96 @@ def _posted_text(rows, phpbb2: bool) -> str | None:
 
 def _subsilver_post(pid, anchor, rows, *, phpbb2, tz, fetched_at, url) -> Post:
     if phpbb2:
-        b = anchor.getparent().find("b")
-        author = _norm(_tc(b)) if b is not None else _norm(_tc(anchor.getparent()))
-    else:
-        author = None
-        for b in rows[0].iter("b"):
-            if "postauthor" in (b.get("class") or ""):
-                author = _norm(_tc(b))
-                break
+        return _phpbb2_post(pid, anchor, rows, tz=tz, fetched_at=fetched_at, url=url)
+    author = shown = None
+    for b in rows[0].iter("b"):
+        if author is None and "postauthor" in (b.get("class") or ""):
+            author = _norm(_tc(b))
+        elif shown is None and _norm(b.text).lower() in _POSTED_LABELS:
+            shown = _norm(b.tail)
     if not author:
         raise ParseError(f"post {pid}: no author name", url=url or None)
-    shown = _posted_text(rows, phpbb2)
+    if not shown:
+        shown = _posted_text(rows[1:], False)
+        if not shown:
+            raise ParseError(f"post {pid}: no post time", url=url or None)
+    tr = _time_range(shown, tz=tz, fetched_at=fetched_at, url=url, post_id=pid)
+    body = None
+    body_row_index = 0
+    for i, row in enumerate(rows):
+        for d in row.iter("div", "span"):
+            cls = d.get("class")
+            if cls and "postbody" in cls.split():
+                body = d
+                break
+        if body is not None:
+            body_row_index = i
+            break
+    if body is None:
+        raise ParseError(f"post {pid}: no body (postbody)", url=url or None)
+    # the signature (a second div/span.postbody after "_________________") and the edit
+    # notice (a table with td.row3) follow the body in the same cell
+    sigs = []
+    edit = None
+    for sib in body.itersiblings():
+        tag = sib.tag
+        if tag in ("div", "span"):
+            if "postbody" in (sib.get("class") or "").split():
+                sigs.append(sib)
+        elif tag == "table" and edit is None:
+            for td in sib.iter("td"):
+                if td.get("class") == "row3" and any(
+                        m in _norm(_tc(td)).lower() for m in _EDIT_MARKERS):
+                    r2 = td.getparent().getnext()
+                    reason = _norm(_tc(r2)) or None if r2 is not None else None
+                    edit = _parse_edit(td, reason, tz=tz, fetched_at=fetched_at, url=url,
+                                       post_id=pid)
+                    break
+    parts = walk_body(body, extra=sigs)
+    return _make_post(pid, author, _profile_id(rows[body_row_index + 1:]), tr, url, edit,
+                      parts)
+
+
+def _profile_id(rows) -> int | None:
+    """The user id from the post's profile button (the rows after the body)."""
+    for row in rows:
+        for a in row.iter("a"):
+            href = a.get("href")
+            if href and "mode=viewprofile" in href:
+                return _int_param(_RE_U_PARAM, href)
+    return None
+
+
+def _phpbb2_post(pid, anchor, rows, *, tz, fetched_at, url) -> Post:
+    b = anchor.getparent().find("b")
+    author = _norm(_tc(b)) if b is not None else _norm(_tc(anchor.getparent()))
+    if not author:
+        raise ParseError(f"post {pid}: no author name", url=url or None)
+    shown = _posted_text(rows, True)
     if not shown:
         raise ParseError(f"post {pid}: no post time", url=url or None)
     tr = _time_range(shown, tz=tz, fetched_at=fetched_at, url=url, post_id=pid)
-
     body = None
-    sigs = []
-    edit_el = None
-    reason = None
-    body_row_index = None
+    body_row_index = 0
     for i, row in enumerate(rows):
-        if phpbb2:
-            for td in row.iter("td"):
-                if td.get("colspan") == "2" and td.find("span") is not None and any(
-                        s.get("class") == "postbody" for s in td.iterchildren("span")):
-                    body = td
-                    break
-        else:
-            for d in row.iter("div", "span"):
-                if "postbody" in (d.get("class") or "").split():
-                    if body is None:
-                        body = d
-                        par = d.getparent()
-                    elif d.getparent() is par and d is not body:
-                        sigs.append(d)
-            for td in row.iter("td"):
-                if td.get("class") == "row3":
-                    t = _norm(_tc(td)).lower()
-                    if any(m in t for m in _EDIT_MARKERS):
-                        edit_el = td
-                        r2 = td.getparent().getnext()
-                        if r2 is not None:
-                            reason = _norm(_tc(r2)) or None
-        if body is not None and body_row_index is None:
-            body_row_index = i
-            if phpbb2:
+        for td in row.iter("td"):
+            if td.get("colspan") == "2" and any(s.get("class") == "postbody"
+                                                for s in td.iterchildren("span")):
+                body = td
                 break
+        if body is not None:
+            body_row_index = i
+            break
     if body is None:
         raise ParseError(f"post {pid}: no body (postbody)", url=url or None)
     edit = None
-    if phpbb2:
-        for s in body.iterchildren("span"):
-            if s.get("class") == "gensmall" and any(m in _norm(_tc(s)).lower()
-                                                    for m in _EDIT_MARKERS):
-                edit = _parse_edit(s, None, tz=tz, fetched_at=fetched_at, url=url, post_id=pid)
-        parts = _walk_phpbb2_cell(body)
-    else:
-        if edit_el is not None:
-            edit = _parse_edit(edit_el, reason, tz=tz, fetched_at=fetched_at, url=url,
-                               post_id=pid)
-        parts = walk_body(body, extra=sigs)
-    author_id = None
-    for row in rows[(body_row_index or 0) + 1:]:
-        for a in row.iter("a"):
-            href = a.get("href") or ""
-            if "mode=viewprofile" in href:
-                author_id = _int_param(_RE_U_PARAM, href)
-                break
-        if author_id is not None:
-            break
-    return _make_post(pid, author, author_id, tr, url, edit, parts)
+    for s in body.iterchildren("span"):
+        if s.get("class") == "gensmall" and any(m in _norm(_tc(s)).lower()
+                                                for m in _EDIT_MARKERS):
+            edit = _parse_edit(s, None, tz=tz, fetched_at=fetched_at, url=url, post_id=pid)
+    parts = _walk_phpbb2_cell(body)
+    return _make_post(pid, author, _profile_id(rows[body_row_index + 1:]), tr, url, edit,
+                      parts)
 
 
 def _walk_phpbb2_cell(td) -> BodyParts:
