@@ -388,3 +388,33 @@ def test_r2_6_relative_date_clearly_late():
                                        host="admin", deadline=DEADLINE)
     assert [(r.post_id, r.reason) for r in rejected] == [(97, "late")]
     assert notes.late_posts == (97,)
+
+
+def test_r2_8_forum_accounts_decide_who_wrote_a_post():
+    """A player is his forum account when the game file gives ``forum_id``: a renamed
+    account still votes, another account that took his name does not (not_in_game)."""
+    from scraper_mod.rules.model import Player
+    players = [Player(nick=n, forum_id=IDS[n]) for n in NICKS]
+    renamed = dataclasses.replace(
+        _hand_post(1, "Вася", t("10:00:00"), colored=(Colored("red", "Маша_2"),)),
+        author="Василий Петрович")
+    impostor = dataclasses.replace(
+        _hand_post(2, "Вася", t("11:00:00"), colored=(Colored("red", "Big Joe"),)),
+        author_id=999)
+    votes, rejected, notes = extract_votes([(renamed, t("20:30")), (impostor, t("20:30"))],
+                                           players=players, alive=NICKS, host="admin",
+                                           deadline=DEADLINE)
+    assert [(v.voter, v.target) for v in votes] == [("Вася", "Маша_2")]
+    assert [(r.post_id, r.reason) for r in rejected] == [(2, "not_in_game")]
+    assert any("forum user id 999" in n for n in notes.notes)
+
+
+def test_r2_7_an_unseen_edit_between_two_versions_is_reported():
+    """phpBB shows only the last edit: a jump in the edit count means an edit nobody saw."""
+    v0 = _hand_post(5, "Вася", t("19:00:00"), colored=(Colored("red", "Маша_2"),))
+    v2 = dataclasses.replace(v0, colored=(Colored("red", "Big Joe"),), edit_count=2,
+                             edited_at=t("20:20:00"))
+    votes, _, notes = extract_votes([(v0, t("19:30")), (v2, t("20:30"))], players=PLAYERS,
+                                    alive=NICKS, host="admin", deadline=DEADLINE)
+    assert [(v.voter, v.target) for v in votes] == [("Вася", "Маша_2")]
+    assert any("an edit was never seen" in n for n in notes.notes)

@@ -230,6 +230,7 @@ class _Ctx:
     players: frozenset
     options: RuleOptions
     text_colors: tuple[str, ...]
+    forum_ids: dict = field(default_factory=dict)      # forum user id -> nick
 
     def is_vote_color(self, color: str | None) -> bool:
         return is_vote_color(color, vote_colors=self.options.vote_colors,
@@ -296,7 +297,9 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
     index = index or NameIndex(players)
     ctx = _Ctx(index=index, alive=frozenset(alive), frozen=frozenset(frozen),
                host_key=_key(host) if host else None, players=frozenset(index.players),
-               options=options, text_colors=text_colors)
+               options=options, text_colors=text_colors,
+               forum_ids={p.forum_id: p.nick for p in players
+                          if getattr(p, "forum_id", None) is not None})
     deleted = deleted or {}
     last_word_until = last_word_until or {}
 
@@ -334,8 +337,12 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                 for frag in ctx.fragments(first):
                     rejected.append(Rejection(post_id, author, frag.text, timing))
             continue
-        if _player_nick(ctx, author) in ctx.players:
-            posts_per[_player_nick(ctx, author)] += 1
+        nick = _player_nick(ctx, author, first.author_id)
+        if nick is not None:
+            posts_per[nick] += 1
+        elif _player_nick(ctx, author, None) is not None:
+            notes.append(f"post {post_id}: the author {author!r} (forum user id "
+                         f"{first.author_id}) has a player's name but not his forum account")
 
         if post_id in deleted and deleted[post_id] < cutoff:
             deleted_seen.append(post_id)
@@ -358,6 +365,11 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                     rejected.append(Rejection(post_id, author, frag.text, "edit_unseen"))
             continue
         post, _seen = stood
+        later_versions = [p for p, s in vs if _version_time(p, s) >= cutoff]
+        if later_versions and later_versions[0].edit_count > post.edit_count + 1:
+            notes.append(f"post {post_id} by {author}: an edit was never seen (edit "
+                         f"{post.edit_count + 1} of {later_versions[0].edit_count}) and may "
+                         f"have been before the cutoff; counted as last seen before it")
         if final:
             # an edit after the deadline that changed the vote: reported, changes nothing
             later = [p for p, s in vs if _version_time(p, s) >= cutoff]
@@ -385,13 +397,16 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
         if not frags:
             continue
         voter_reason = _voter_reason(ctx, author, post, last_word_until)
+        if voter_reason is None and post.edit_count > 0 and post.edited_by and \
+                _key(post.edited_by) != _key(author):
+            notes.append(f"post {post_id} by {author} was last edited by {post.edited_by}")
         if voter_reason is None and options.edited_votes == "never" and post.edit_count > 0:
             voter_reason = "edited_votes_never"
         if voter_reason is not None:
             for frag in frags:
                 rejected.append(Rejection(post_id, author, frag.text, voter_reason))
             continue
-        voter = _player_nick(ctx, author)
+        voter = _player_nick(ctx, author, post.author_id) or author
 
         targets, failed = _targets(ctx, post)
         for frag, reason in failed:
@@ -427,22 +442,27 @@ def _key(nick: str) -> str:
     return nick.strip().casefold()
 
 
-def _player_nick(ctx: _Ctx, author: str) -> str:
-    """The game's spelling of a forum author's nick (exact nick, else case-insensitive)."""
-    if author in ctx.players:
-        return author
-    for p in ctx.players:
-        if _key(p) == _key(author):
-            return p
-    return author
+def _player_nick(ctx: _Ctx, author: str, author_id: int | None) -> str | None:
+    """The player who wrote a post: by his forum account when the game file gives its id
+    (``forum_id``: a renamed account still votes, and another account that took his name
+    does not), else by the nick (exact, then case-insensitive). Anyone else: None."""
+    if author_id is not None and author_id in ctx.forum_ids:
+        return ctx.forum_ids[author_id]
+    nick = author if author in ctx.players else next(
+        (p for p in ctx.players if _key(p) == _key(author)), None)
+    if nick is None:
+        return None
+    if author_id is not None and nick in ctx.forum_ids.values():
+        return None  # the player's account is a different one: an impostor
+    return nick
 
 
 def _voter_reason(ctx: _Ctx, author: str, post: Post,
                   last_word_until: dict[str, datetime]) -> str | None:
     if ctx.host_key is not None and _key(author) == ctx.host_key:
         return "host_post"
-    nick = _player_nick(ctx, author)
-    if nick not in ctx.players:
+    nick = _player_nick(ctx, author, post.author_id)
+    if nick is None:
         return "not_in_game"
     if nick not in ctx.alive:
         until = last_word_until.get(nick)
