@@ -27,7 +27,7 @@ import os
 import re
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Callable, Mapping
 from urllib.parse import urljoin, urlsplit
