@@ -6,6 +6,7 @@ advance it instead of sleeping, and the board's Date header follows it.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -222,7 +223,8 @@ def test_missing_topic_reported(board, clock):
         poll_topic(client, store, f"{board.url}viewtopic.php?t=99", now=clock.now, full=True)
 
 
-def test_login_board_and_expired_session(clock, monkeypatch):
+def test_login_board_and_expired_session(clock, monkeypatch, caplog):
+    caplog.set_level(logging.DEBUG)   # urllib3 and requests log at DEBUG too
     monkeypatch.delenv("SCRAPER_MOD_FORUM_PASSWORD", raising=False)
     with LocalBoard(language="en", clock=clock, username="host", password="pa55") as board:
         board.add_topic("Day 1", topic_id=7)
@@ -243,6 +245,8 @@ def test_login_board_and_expired_session(clock, monkeypatch):
         r = poll(bad, Store(":memory:"), board, clock)
         assert "refused the login as 'host'" in r.errors[0] and "incorrect password" in r.errors[0]
         assert "wrong" not in r.errors[0]
+    assert "pa55" not in caplog.text and "wrong" not in caplog.text
+    assert "POST /ucp.php?mode=login" in caplog.text   # the requests were logged, not the form
 
 
 def test_topic_url_must_name_a_topic(board, clock):
