@@ -9,7 +9,6 @@ it the command reads the board first.
 from __future__ import annotations
 
 import json
-import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
