@@ -426,3 +426,19 @@ def test_pm_pages_need_a_login(clock, monkeypatch):
         with pytest.raises(TopicNotFoundError) as ei:
             client.get_page(b.pm_url(5))
         assert "запрошенного сообщения не существует" in str(ei.value)
+
+
+def test_forum_listing_reads_as_the_real_one():
+    real = find_fixture("prosilver-ru/guest_viewforum_f3.html")
+    b = t4_board("ru", now=FETCHED)
+    b.add_topic("Игра 2 — правила и состав", topic_id=3, sticky=True)
+    b.add_post("admin", 2, "Правила.", datetime(2024, 4, 8, 20, 0, tzinfo=MSK), topic=3)
+    b.add_topic("Флудилка игры 2", topic_id=5)
+    for minute, (name, uid) in ((40, ("Big Joe", 60)), (50, ("Вася", 58)),
+                                (62, ("Ёжик в тумане", 64))):
+        b.add_post(name, uid, "флуд", datetime(2024, 4, 9, 20, 0, tzinfo=MSK)
+                   + timedelta(minutes=minute), topic=5)
+    url = "http://127.0.0.1:8033/viewforum.php?f=3"
+    got = parse_forum_page(b.render_forum(3).encode(), url=url)
+    assert got == parse_forum_page(real, url=url)
+    assert [t.topic_id for t in got] == [3, 5, 4]       # the sticky first, then by last post

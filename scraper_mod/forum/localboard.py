@@ -343,6 +343,7 @@ class BoardTopic:
     posts: list[BoardPost] = field(default_factory=list)
     locked: bool = False
     views: int = 0
+    sticky: bool = False
 
 
 @dataclass
@@ -431,11 +432,12 @@ class LocalBoard:
             return u
 
     def add_topic(self, title: str, *, topic_id: int | None = None,
-                  forum_id: int | None = None) -> int:
+                  forum_id: int | None = None, sticky: bool = False) -> int:
         """Open a topic; later ``add_post`` calls without ``topic`` go to it."""
         with self._lock:
             tid = topic_id or (max(self.topics, default=0) + 1)
-            self.topics[tid] = BoardTopic(tid, forum_id or self.default_forum, title)
+            self.topics[tid] = BoardTopic(tid, forum_id or self.default_forum, title,
+                                          sticky=sticky)
             self._current_topic = tid
             return tid
 
@@ -981,10 +983,11 @@ class LocalBoard:
     def render_forum(self, forum_id: int, *, user: int = 1) -> str:
         """The topic list of a forum (newest topic first, as phpBB sorts by last post)."""
         s = self.s
+        never = datetime.min.replace(tzinfo=timezone.utc)
         topics = sorted((t for t in self.topics.values() if t.forum_id == forum_id),
-                        key=lambda t: max((p.posted_at for p in t.posts),
-                                          default=datetime.min.replace(tzinfo=timezone.utc)),
-                        reverse=True)
+                        key=lambda t: (t.sticky, max((p.posted_at for p in t.posts),
+                                                     default=never)),
+                        reverse=True)   # stickies first, then by last post
         rows = []
         for i, t in enumerate(topics):
             first = t.posts[0] if t.posts else None
@@ -996,8 +999,10 @@ class LocalBoard:
                         f'p={last.post_id}#p{last.post_id}" title="{s["last_post"]}">'
                         f'</a><br /><time datetime="{last.posted_at.astimezone(timezone.utc):%Y-%m-%dT%H:%M:%S+00:00}">'
                         f'{self.format_date(last.posted_at)}</time>' if last else "")
-            state = "topic_read_locked" if t.locked else "topic_read"
-            rows.append(f"""		<li class="row bg{2 if i % 2 else 1}">
+            kind = "sticky" if t.sticky else "topic"
+            state = f"{kind}_read_locked" if t.locked else f"{kind}_read"
+            sticky = " sticky" if t.sticky else ""
+            rows.append(f"""		<li class="row bg{2 if i % 2 else 1}{sticky}">
 						<dl class="row-item {state}">
 				<dt>
 										<div class="list-inner">
