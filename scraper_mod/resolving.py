@@ -824,6 +824,17 @@ def _decide_lynch(tally, before, options):
                         cursor=before.cursor, options=options)
 
 
+def checked_state_before(ctx, day: int):
+    """``state_before``, refusing a day after the game's end."""
+    before = state_before(ctx, day)
+    if day > 1:
+        prev = ctx.store.resolution(day - 1) or {}
+        if prev.get("winner"):
+            raise RulesError(f"the game ended on day {day - 1} ({prev['winner']} won): "
+                             f"there is no day {day}")
+    return before
+
+
 def compute_day(ctx, day: int):
     """Resolve day ``day`` from the stored posts and moves, without writing anything.
 
@@ -834,12 +845,7 @@ def compute_day(ctx, day: int):
     from .rules.night import resolve_day
     from .tallying import tally_day
     game = ctx.game
-    before = state_before(ctx, day)
-    if day > 1:
-        prev = ctx.store.resolution(day - 1) or {}
-        if prev.get("winner"):
-            raise RulesError(f"the game ended on day {day - 1} ({prev['winner']} won): "
-                             f"there is no day {day}")
+    before = checked_state_before(ctx, day)
     deadline = ctx.calendar().deadline(day)
     tally = tally_day(ctx, day, as_of=deadline)
     lynch = _decide_lynch(tally, before, game.rules)
@@ -875,6 +881,7 @@ def resolve_day_files(ctx, day: int | None = None, *, force: bool = False,
         raise RulesError(f"day {day}'s deadline has not passed yet: it is "
                          f"{deadline.astimezone(ctx.game.timezone).isoformat()}",
                          hint="wait for it, or use --force to resolve early")
+    checked_state_before(ctx, day)  # before any network: an impossible day fails fast
     if not offline:
         final_scan(ctx, day)
     report, before, after, lynch, orders = compute_day(ctx, day)

@@ -399,3 +399,14 @@ def test_the_default_day(game, clock):
     assert choose_day(ctx) == 2                     # all done: the last one, again
     clock.set(msk(11, 10, 0))
     assert choose_day(ctx, force=True) == 3
+
+
+def test_no_day_after_the_end(game, clock, monkeypatch):
+    folder, _ = game
+    ctx = ctx_at(folder, clock, msk(10, 20, 30))
+    resolve_day_files(ctx, 1, offline=True)
+    data = ctx.store.resolution(1)
+    ctx.store.save_resolution(1, {**data, "winner": "town"}, resolved_at=clock.now())
+    monkeypatch.setattr(resolving, "final_scan", lambda *a: pytest.fail("no re-scan"))
+    with pytest.raises(RulesError, match="the game ended on day 1"):
+        resolve_day_files(ctx, 2)
