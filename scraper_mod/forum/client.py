@@ -218,6 +218,9 @@ class ForumClient:
         self.base_url = base_url if base_url.endswith("/") else base_url + "/"
         self.session = session if session is not None else requests.Session()
         self.session.headers["User-Agent"] = USER_AGENT
+        if parts.hostname in ("127.0.0.1", "localhost", "::1"):
+            # a board on this machine (LocalBoard, the demo) never goes through HTTP_PROXY
+            self.session.trust_env = False
         self.username = username
         self.__password = password if password is not None else os.environ.get(PASSWORD_ENV)
         self.min_delay = float(min_delay)
