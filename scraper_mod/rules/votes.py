@@ -192,6 +192,8 @@ def _group(versions: Iterable[tuple[Post, datetime]]) -> dict[int, list[tuple[Po
     for post, seen in versions:
         by_post[post.post_id].append((post, seen))
     for vs in by_post.values():
+        if len(vs) < 2:
+            continue
         # the order versions appeared, independent of the order pages were fetched
         vs.sort(key=lambda v: (v[1], v[0].edit_count,
                                v[0].edited_at or v[0].posted_at, _content_sort(v[0])))
@@ -232,10 +234,16 @@ class _Ctx:
     text_colors: tuple[str, ...]
     forum_ids: dict = field(default_factory=dict)      # forum user id -> nick
 
+    _colors: dict = field(default_factory=dict)        # color -> is a vote color
+    _targets: dict = field(default_factory=dict)       # id(post) -> (post, targets, failed)
+
     def is_vote_color(self, color: str | None) -> bool:
-        return is_vote_color(color, vote_colors=self.options.vote_colors,
-                             excluded_colors=self.options.excluded_colors,
-                             text_colors=self.text_colors)
+        found = self._colors.get(color)
+        if found is None:
+            found = self._colors[color] = is_vote_color(
+                color, vote_colors=self.options.vote_colors,
+                excluded_colors=self.options.excluded_colors, text_colors=self.text_colors)
+        return found
 
     def fragments(self, post: Post) -> list[_Frag]:
         """The post's candidate vote fragments: vote-colored text (and bold, when on)."""
@@ -248,6 +256,9 @@ class _Ctx:
 def _targets(ctx: _Ctx, post: Post) -> tuple[tuple[str, ...], list[tuple[_Frag, str]]]:
     """Matched targets of a version in fragment order, and the fragments that failed
     (with their reason)."""
+    cached = ctx._targets.get(id(post))
+    if cached is not None and cached[0] is post:
+        return cached[1], cached[2]
     targets: list[str] = []
     failed: list[tuple[_Frag, str]] = []
     for frag in ctx.fragments(post):
@@ -259,6 +270,7 @@ def _targets(ctx: _Ctx, post: Post) -> tuple[tuple[str, ...], list[tuple[_Frag, 
                 failed.append((frag, "ambiguous_name"))
             elif len(results) == 1:
                 failed.append((frag, "not_a_player"))
+    ctx._targets[id(post)] = (post, tuple(targets), failed)
     return tuple(targets), failed
 
 
