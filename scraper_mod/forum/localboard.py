@@ -1271,8 +1271,7 @@ class LocalBoard:
         target = target[2:] if target.startswith("./") else target
         sep = "&" if "?" in target else "?"
         return 302, {"Location": f"{self.url}{target}{sep}sid={new_sid}",
-                     "Set-Cookie": f"{self.cookie_name}_sid={new_sid}; path=/; HttpOnly",
-                     "X-Set-Cookie-U": str(uid)}, ""
+                     "Set-Cookie": f"{self.cookie_name}_sid={new_sid}; path=/; HttpOnly"}, ""
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -1313,8 +1312,6 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", "text/html; charset=UTF-8")
         self.send_header("Content-Length", str(len(body)))
         for k, v in headers.items():
-            if k.startswith("X-Set-Cookie-"):
-                continue
             self.send_header(k, v)
         self.send_header("Cache-Control", "private, no-cache=\"set-cookie\"")
         self.end_headers()
