@@ -155,3 +155,33 @@ def test_smtp_down_keeps_the_answer_and_sends_it_next_poll(tmp_path, imap):
         assert [a.sent for a in rep2.answers] == [True] and len(smtp.inbox) == 1
     finally:
         ctx.close()
+
+
+def test_dropped_link_answers_what_was_stored_and_the_next_poll_goes_on(tmp_path, imap, smtp):
+    from scraper_mod.errors import MailboxError
+    imap.create("dropnight")
+    uids = imap.append_many("dropnight", [
+        (mail("doc@example.org", "лечу Машу"), msk("2024-04-09 15:00:00")),
+        (mail("alexey@example.org", "проверить Big Joe"), msk("2024-04-09 16:00:00")),
+        (mail("bigjoe@example.org", "убить Алексея"), msk("2024-04-09 17:00:00")),
+    ])
+    folder = game(tmp_path, imap, smtp, "dropnight")
+    ctx = open_game(folder, clock=FakeClock(msk("2024-04-09 18:00:00")))
+    try:
+        with Proxy(imap.port) as proxy:
+            m = ctx.game.moves
+            src = ImapSource("127.0.0.1", port=proxy.port, username=m.username,
+                             folder=m.folder, security="none", password=PASSWORD)
+            proxy.drop_when(f"FETCH {uids[2]} ".encode())
+            with pytest.raises(MailboxError, match=f"resumes after UID {uids[1]}"):
+                poll_moves(ctx, source=src)
+            assert len(list((folder / "outbox" / "day-1").iterdir())) == 2
+            assert sorted(r.rcpt_tos[0] for r in smtp.inbox) == ["alexey@example.org",
+                                                                 "doc@example.org"]
+            proxy.drop_when(None)
+            rep = poll_moves(ctx, source=src)
+        assert len(rep.fetch.new) == 1 and [a.to for a in rep.answers] == ["bigjoe@example.org"]
+        assert [(x.player, x.status) for x in day_moves(ctx, 1)] == [
+            ("doc_Holiday", "counted"), ("Алексей", "counted"), ("Big Joe", "counted")]
+    finally:
+        ctx.close()

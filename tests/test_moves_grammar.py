@@ -116,3 +116,20 @@ def test_verb_table():
 def test_filler_word_before_the_name(match):
     assert moves("убить игрока Васю", match) == [(K, "Вася")]
     assert moves("проверить игрока Big Joe", match) == [(C, "Big Joe")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("стреляю в Васю", [(K, "Вася")]),
+    ("мафия убивает Машу", [(K, "Маша_2")]),
+    ("Доктор лечит Алексея", [(H, "Алексей")]),
+    ("protect NightOwl", [(H, "NightOwl")]),
+    ("Night move: kill Masha", [(K, "Маша_2")]),
+    ("Проверка — Big Joe", [(C, "Big Joe")]),
+])
+def test_more_ways_players_write(text, expected, match):
+    assert moves(text, match) == expected
+
+
+def test_a_bare_verb_in_the_subject_only_labels_the_move(match):
+    assert moves("Проверка\nпроверить Big Joe", match) == [(C, "Big Joe")]
+    assert moves("Re: заморозка\nЗаморозить Машу", match) == [(F, "Маша_2")]

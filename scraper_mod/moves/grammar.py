@@ -35,14 +35,14 @@ _STEMS: dict[MoveKind, tuple[str, ...]] = {
     MoveKind.KILL: ("убить", "убива", "убью", "убьем", "убей", "убийств", "kill", "застрел",
                     "стреля", "стрелять", "shoot", "murder", "замоч", "мочим", "мочу"),
     MoveKind.HEAL: ("лечи", "лечу", "лечим", "лечен", "вылеч", "heal", "спаса", "спасти",
-                    "спасу", "спасем", "save"),
+                    "спасу", "спасем", "save", "protect"),
     MoveKind.CHECK: ("провер", "check", "investigat", "inspect"),
     MoveKind.FREEZE: ("замор", "морож", "мороз", "freez", "froze"),
 }
 _NEGATIONS = {"не", "нельзя", "don't", "dont", "not", "never", "no"}
 # words that may stand between the verb and the name
 _FILLER = {"игрока", "игрок", "игроком", "player", "the", "ника", "ник", "on", "target",
-           "цель", "—", "-", "nick"}
+           "цель", "—", "-", "nick", "в", "во", "на", "at", "is"}
 _SELF = {"себя", "себе", "собой", "сам", "самого", "myself", "me", "self"}
 _WORD = re.compile(r"[\w][\w'’\-.]*[\w]|[\w]", re.UNICODE)
 _SEGMENT_SPLIT = re.compile(r"\n|;|\s/\s|\s\|\s")

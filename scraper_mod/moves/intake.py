@@ -223,7 +223,16 @@ def poll_moves(ctx, *, source: MoveSource | None = None, send: bool = True) -> I
     """Fetch new messages into the store, judge each, write (and send) its answer."""
     source = source or source_for(ctx.game)
     now = ctx.now()
-    fetch = source.fetch_new(ctx.store, now=now)
+    try:
+        fetch = source.fetch_new(ctx.store, now=now)
+    except MailboxError:
+        # what was stored before the source failed (a dropped IMAP link) is answered now;
+        # the error still reaches the caller
+        try:
+            answer_pending(ctx, send=send)
+        except ScraperModError as e:
+            log.warning("answering after a failed read: %s", e)
+        raise
     for err in fetch.errors:
         ctx.store.log_event("move_source_error", {"source": source.name, "error": err}, at=now)
     answers, dups, errors = answer_pending(ctx, send=send)
