@@ -52,12 +52,13 @@ def board(clock):
         yield b
 
 
-def write_game(folder: Path, board: LocalBoard, topics: dict[int, int]) -> Path:
+def write_game(folder: Path, board: LocalBoard, topics: dict[int, int], *, players=PLAYERS,
+               order=ORDER, duty="Игорь") -> Path:
     players = "".join(f'[[players]]\nnick = "{n}"\nrole = "{r}"\nforum_id = {u}\n'
-                      f'contact = "{c}"\n\n' for n, r, u, c in PLAYERS)
+                      f'contact = "{c}"\n\n' for n, r, u, c in players)
     days = "".join(f'[[days]]\nnumber = {d}\ntopic = "{board.topic_url(t)}"\n\n'
                    for d, t in topics.items())
-    order = ", ".join(f'"{n}"' for n in ORDER)
+    order = ", ".join(f'"{n}"' for n in order)
     (folder / "moves" / "new").mkdir(parents=True, exist_ok=True)
     (folder / "moves" / "cur").mkdir(exist_ok=True)
     (folder / "moves" / "tmp").mkdir(exist_ok=True)
@@ -68,7 +69,7 @@ host = "Ведущий"
 random_list = [{order}]
 
 [mafia]
-duty = "Игорь"
+duty = "{duty}"
 
 [forum]
 url = "{board.url}"
@@ -410,3 +411,31 @@ def test_no_day_after_the_end(game, clock, monkeypatch):
     monkeypatch.setattr(resolving, "final_scan", lambda *a: pytest.fail("no re-scan"))
     with pytest.raises(RulesError, match="the game ended on day 1"):
         resolve_day_files(ctx, 2)
+
+
+def test_a_correction_that_ends_the_game_withdraws_the_later_days(tmp_path, board, clock):
+    """Days 1 and 2 were resolved from the store alone (nothing polled: the random list
+    jailed two civilians). The final re-scan of day 1 finds the votes that jail the Boss, the
+    only mafioso: the town won on day 1, so day 2 is withdrawn from the store and from out/."""
+    players = [("Вася", "boss", 201, "vasya@example.org"),
+               ("Коля", "civilian", 206, "kolya@example.org"),
+               ("Маша", "doctor", 203, "masha@example.org"),
+               ("Петя", "civilian", 205, "petya@example.org"),
+               ("Таня", "commissar", 207, "tanya@example.org")]
+    t1 = board.add_topic("День 1")
+    for voter, uid, at in (("Коля", 206, msk(9, 10)), ("Маша", 203, msk(9, 11)),
+                           ("Петя", 205, msk(9, 12))):
+        board.add_post(voter, uid, "[color=red]Вася[/color]", at)
+    t2 = board.add_topic("День 2")
+    folder = write_game(tmp_path / "g", board, {1: t1, 2: t2}, players=players,
+                        order=["Коля", "Петя", "Вася", "Маша", "Таня"], duty="Вася")
+    ctx = ctx_at(folder, clock, msk(10, 20, 30))
+    assert resolve_day_files(ctx, 1, offline=True).result.lynched.player == "Коля"
+    assert resolve_day_files(ctx, 2, offline=True).result.lynched.player == "Петя"
+    assert (folder / "out" / "day-2").is_dir()
+    out = resolve_day_files(ctx, 1)
+    assert out.result.lynched.player == "Вася" and out.result.winner == "town"
+    assert out.withdrawn == (2,) and out.rewritten == ()
+    assert ctx.store.resolution(2) is None
+    assert sorted(p.name for p in (folder / "out").iterdir()) == ["day-1"]
+    assert "победил город" in (folder / "out" / "day-1" / "newspaper.bbcode").read_text()
