@@ -439,3 +439,29 @@ def test_a_correction_that_ends_the_game_withdraws_the_later_days(tmp_path, boar
     assert ctx.store.resolution(2) is None
     assert sorted(p.name for p in (folder / "out").iterdir()) == ["day-1"]
     assert "победил город" in (folder / "out" / "day-1" / "newspaper.bbcode").read_text()
+
+
+def test_a_killed_process_mid_swap_is_recovered(tmp_path):
+    """A real process dies (os._exit, no clean-up of any kind) between the two renames of
+    the fallback swap; the next write (or recover_out_dir) finishes it: the new folder."""
+    import subprocess
+    import sys
+    out = tmp_path / "out"
+    write_day_files(out, 1, OLD)
+    script = f"""
+import os, sys
+from pathlib import Path
+from scraper_mod import resolving
+resolving._exchange = lambda a, b: False
+def die(step):
+    if step == "old-moved":
+        os._exit(9)
+resolving._crash_point = die
+resolving.write_day_files(Path({str(out)!r}), 1, {NEW!r})
+"""
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert proc.returncode == 9, proc.stderr
+    assert not (out / "day-1").exists() and (out / ".day-1.old").is_dir()
+    assert recover_out_dir(out) == ["finished writing day-1"]
+    assert tree(out / "day-1") == NEW
+    assert [p.name for p in out.iterdir()] == ["day-1"]
