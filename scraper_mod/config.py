@@ -243,6 +243,7 @@ _CHOICES = {
     "edited_votes": ("versions", "never"),
     "tie_scope": ("all_alive", "tied_only"),
     "check_result": ("exact", "binary"),
+    "vote_table": ("list", "code", "table"),
 }
 
 

@@ -190,3 +190,17 @@ def test_not_toml_and_not_utf8_and_missing(tmp_path):
 def test_game_file_path_or_folder(tmp_path):
     shutil.copy(FIXTURE, tmp_path / "game.toml")
     assert load_game(tmp_path).path == load_game(tmp_path / "game.toml").path
+
+
+def test_r9_1_vote_table_layout_option(tmp_path):
+    """R9.1: the vote table layout is a [rules] option with three values."""
+    from scraper_mod.config import load_game
+    from scraper_mod.errors import ConfigError
+    base = '[game]\nstart = 2024-03-14\n[rules]\nvote_table = "{}"\n'
+    f = tmp_path / "game.toml"
+    f.write_text(base.format("code"), encoding="utf-8")
+    assert load_game(f).rules.vote_table == "code"
+    f.write_text(base.format("grid"), encoding="utf-8")
+    with pytest.raises(ConfigError) as e:
+        load_game(f)
+    assert "rules.vote_table" in str(e.value) and "list, code, table" in str(e.value)

@@ -118,6 +118,7 @@ class RuleOptions:
     last_word_hours: int = 12
     # R9.1
     table_bbcode: bool = False
+    vote_table: str = "list"  # "list" | "code" | "table": the newspaper's vote table layout
 
 
 @dataclass(frozen=True)
