@@ -129,6 +129,24 @@ def test_r2_3_exact_beats_prefix_and_inflection():
     assert ix.match("Васил") == Match("Василиса", "prefix", "Васил")
 
 
+@pytest.mark.parametrize("nick, forms", [
+    ("Павел", ["Павла", "Павлу", "Павлом", "Павле"]),          # fleeting vowel
+    ("Пирожок", ["Пирожка", "Пирожку", "Пирожком"]),
+    ("Игорь", ["Игоря", "Игорю", "Игорем"]),
+    ("Ольга", ["Ольги", "Ольге", "Ольгу", "Ольгой"]),
+    ("Мария", ["Марии", "Марию", "Марией"]),
+    ("Илья", ["Ильи", "Илье", "Илью", "Ильёй"]),
+    ("Лёша", ["Лёши", "Леше", "Лёшу", "Лёшей"]),
+    ("Серый", ["Серого", "Серому", "Серым"]),
+    ("Рыжая", ["Рыжую", "Рыжей"]),
+    ("Иван Петров", ["Ивана Петрова", "Ивану Петрову", "Иваном Петровым", "Ивана Петров"]),
+])
+def test_r2_3_inflection_of_common_nicks(nick, forms):
+    ix = NameIndex([(nick, ()), ("Вася", ())])
+    for form in forms:
+        assert ix.match(form) == Match(nick, "inflected", form), form
+
+
 def test_r2_3_match_nick_accepts_players_and_pairs():
     players = [Player(nick="Маша_2"), Player(nick="Вася", aliases=("Василий",))]
     assert match_nick("Василию", players) == Match("Вася", "inflected", "Василию")

@@ -20,6 +20,7 @@ in the common case. ``match_nick(text, players)`` is the one-shot form.
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -124,8 +125,11 @@ def _inflect_word(w: str) -> set[str]:
     elif last not in _VOWELS:                             # Ёжик, Игрок, Борис
         endings = ("а", "у", "ом", "е", "ем") if last in _HUSHING else ("а", "у", "ом", "е")
         forms |= {w + e for e in endings}
-        # fleeting vowel: Пирожок -> Пирожка, Огурец -> Огурца, Паренёк -> Паренька
-        if len(w) > 4 and w[-2] in ("о", "е") and last in ("к", "ц"):
+        if w.endswith(("ов", "ев", "ин", "ын")):                # surnames: Петровым
+            forms.add(w + "ым")
+        # fleeting vowel: Пирожок -> Пирожка, Огурец -> Огурца, Павел -> Павла,
+        # Паренёк -> Паренька
+        if len(w) > 3 and w[-2] in ("о", "е") and w[-3] not in _VOWELS:
             base = w[:-2] + last
             forms |= {base + e for e in ("а", "у", "ом", "е", "ем")}
             if w[-2] == "е" and w[-3] in _VOWELS | {"л"}:
@@ -135,9 +139,9 @@ def _inflect_word(w: str) -> set[str]:
     return forms
 
 
-def _inflected_forms(name: str) -> set[str]:
+def _inflected_forms(name: str, *, every_word: bool = True) -> set[str]:
     """Folded inflected forms of a nick: its first Cyrillic word declined ("Ёжика в тумане",
-    "Маше_2"), or every Cyrillic word declined alike ("Ивана Петрова")."""
+    "Маше_2"), and (``every_word``) every Cyrillic word declined ("Ивана Петрова")."""
     parts = _TOKEN.findall(unicodedata.normalize("NFC", name).casefold().replace("ё", "е"))
     words = [i for i, p in enumerate(parts)
              if p.isalpha() and _CYRILLIC.search(p) and not _SEPARATORS.fullmatch(p)]
@@ -147,27 +151,15 @@ def _inflected_forms(name: str) -> set[str]:
     head = words[0]
     for form in _inflect_word(parts[head]):
         out.add(fold("".join(parts[:head] + [form] + parts[head + 1:])))
-    if len(words) > 1:
-        # The same case on every word: pair the forms by their ending's position.
-        per_word = {i: _inflect_word(parts[i]) for i in words}
-        for form in per_word[head]:
-            ending = form[len(_common_prefix(form, parts[head])):]
-            new = list(parts)
-            new[head] = form
-            for i in words[1:]:
-                same = [f for f in per_word[i] if f.endswith(ending)]
-                if same:
-                    new[i] = min(same, key=len)
-            out.add(fold("".join(new)))
+    if every_word and 1 < len(words) <= 3:
+        # every word declined ("Ивана Петрова", "Иваном Петровым"): all combinations of the
+        # words' forms; the mixed ones are never written, and they are few
+        options = [[parts[i], *sorted(_inflect_word(parts[i]))] if i in words else [parts[i]]
+                   for i in range(len(parts))]
+        for combo in itertools.product(*options):
+            out.add(fold("".join(combo)))
     out.discard(fold(name))
     return out
-
-
-def _common_prefix(a: str, b: str) -> str:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
-        n += 1
-    return a[:n]
 
 
 # Latin nick with a Russian case ending after an apostrophe or hyphen: "NightOwl'а",
@@ -230,6 +222,7 @@ class NameIndex:
         self._alias: dict[str, set[str]] = {}
         self._inflected: dict[str, set[str]] = {}
         names: list[str] = []
+        near: set[tuple[str, str, int]] = set()   # (form, player, length of its name)
         for p in players:
             nick, aliases = _nick_and_aliases(p)
             names.append(nick)
@@ -238,16 +231,20 @@ class NameIndex:
                 if fold(a):
                     self._alias.setdefault(fold(a), set()).add(nick)
             for n in (nick, *aliases):
+                base = fold(n)
+                if not base:
+                    continue
                 for f in _inflected_forms(n):
                     self._inflected.setdefault(f, set()).add(nick)
+                # near-misses are looked for among the names and their first-word forms
+                near |= {(f, nick, len(base))
+                         for f in {base} | _inflected_forms(n, every_word=False)}
         self.players = tuple(names)
-        # (folded base name, player) for prefix and near-miss search
+        # (folded name, player) for the prefix search
         self._bases: tuple[tuple[str, str], ...] = tuple(
             (k, nick) for table in (self._exact, self._alias) for k, ns in table.items()
             for nick in sorted(ns))
-        self._forms: tuple[tuple[str, str, int], ...] = tuple(
-            (k, nick, len(base)) for base, nick in self._bases for k in
-            ({base} | {f for f, ns in self._inflected.items() if nick in ns}))
+        self._forms: tuple[tuple[str, str, int], ...] = tuple(sorted(near))
         self.match = lru_cache(maxsize=4096)(self._match)  # type: ignore[method-assign]
 
     def __contains__(self, nick: str) -> bool:
