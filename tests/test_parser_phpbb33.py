@@ -197,3 +197,24 @@ def test_forum_page_lists_topics(folder):
     day1 = next(link for link in links if link.topic_id == 4)
     extra = "style=2&" if "subsilver2" in folder else ""
     assert day1.url == f"{BOARD}/viewtopic.php?{extra}t=4"
+
+
+def test_locked_topic():
+    """A locked topic: phpBB 3.3 prosilver turns the reply button into «Тема закрыта» with a
+    lock icon; the subSilver2 port shows the button_topic_locked image instead."""
+    body, url, fetched_at = page("prosilver-ru", "guest_viewtopic_t4_start0.html")
+    locked = body.replace(
+        'title="Ответить">\n\t\t\t\t\t\t\t<span>Ответить</span> <i class="icon fa-reply fa-fw"'.encode(),
+        'title="Тема закрыта">\n\t\t\t\t\t\t\t<span>Тема закрыта</span> <i class="icon fa-lock '
+        'fa-fw"'.encode())
+    assert locked != body
+    assert parse_topic_page(locked, url=url, fetched_at=fetched_at).locked is True
+    body, url, fetched_at = page("subsilver2-port-gorski-ru", "guest_viewtopic_t4_start0.html")
+    locked = body.replace(
+        'button_topic_reply" title="Ответить на тему">Ответить на тему'.encode(),
+        'button_topic_locked" title="Тема закрыта">Тема закрыта'.encode())
+    assert locked != body
+    assert parse_topic_page(locked, url=url, fetched_at=fetched_at).locked is True
+    # "blocked", "display: block" and the like elsewhere on a page are no lock
+    assert parse_topic_page(body.replace(b"</body>", b"<p>blocked unlocked</p></body>"),
+                            url=url, fetched_at=fetched_at).locked is False
