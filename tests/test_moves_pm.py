@@ -116,3 +116,32 @@ def test_pm_moves_command_json(tmp_path, board, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["moves"][0]["received_at"] == "2024-04-09T12:03:00+03:00"
     assert [m["status"] for m in data["moves"]].count("counted") == 3
+
+
+def test_pm_on_a_live_board_with_relative_dates(tmp_path):
+    """A real HTTP board (LocalBoard) whose PM dates are relative («5 минут назад»): the
+    receive time is the latest instant the shown date allows, so a PM seen before the deadline
+    is on time and one whose minute cannot be told from the deadline, seen after it, is late
+    (as R2.6 decides for posts)."""
+    from scraper_mod.forum.localboard import LocalBoard
+    clock = FakeClock(msk("2024-04-09 19:50:00"))
+    with LocalBoard(language="ru", clock=clock, username="admin", password="host-pass",
+                    relative_dates=True) as board:
+        board.send_pm("doc_Holiday", 65, "ход", "лечу Машу", msk("2024-04-09 19:45:10"))
+        c = ForumClient(base_url=board.url, username="admin", password="host-pass",
+                        min_delay=0, sleep=clock.sleep, now=clock.now,
+                        monotonic=lambda: clock.now().timestamp())
+        src = PhpbbPmSource(c, board.url)
+        ctx = open_game(make_game(tmp_path / "g", moves={"source": "phpbb_pm"}), clock=clock)
+        try:
+            assert len(poll_moves(ctx, source=src).fetch.new) == 1
+            board.send_pm("Вася", 58, "ход", "убить Алексея", msk("2024-04-09 19:59:40"))
+            clock.set(msk("2024-04-09 20:00:20"))
+            assert len(poll_moves(ctx, source=src).fetch.new) == 1
+            first, second = ctx.store.messages()
+            assert msk("2024-04-09 19:45:10") <= first.received_at < msk("2024-04-09 19:51")
+            assert second.received_at >= msk("2024-04-09 20:00:00")
+            assert [(m.player, m.status) for m in day_moves(ctx, 1)] == [
+                ("doc_Holiday", "counted"), ("Вася", "late")]
+        finally:
+            ctx.close()
