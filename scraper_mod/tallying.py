@@ -250,6 +250,7 @@ class DayTally:
                 "tied": list(self.lynch.tied)},
             "lynch_note": self.lynch_note,
             "votes_total": len(self.tally.votes),
+            "notes": list(self.state.notes) + list(self.notes.notes),
             "plural": plural_ru,
         }
 
