@@ -3,7 +3,7 @@
 Usage::
 
     python bench/replay.py                          # 30 days, 34 players, 300 posts a day
-    python bench/replay.py --quick                  # 5 days, 20 players, 60 posts a day
+    python bench/replay.py --quick                  # 4 days, 20 players, 40 posts a day
     python bench/replay.py --days 16 --players 20   # the longest game 20 players can play
     python bench/replay.py --json out.json
 
@@ -234,9 +234,9 @@ def _run_child(mode: str, folder: Path, days: int, lynches: list[str]) -> dict:
 
 
 def run(args, report: Report) -> None:
-    days = args.days or (5 if args.quick else 30)
+    days = args.days or (4 if args.quick else 30)
     players_n = args.players or (20 if args.quick else max(20, days + 4))
-    per_day = args.posts_per_day or (60 if args.quick else 300)
+    per_day = args.posts_per_day or (40 if args.quick else 300)
     tmp = Path(tempfile.mkdtemp(prefix="scraper-mod-bench-replay-"))
     try:
         t0 = time.perf_counter()
@@ -277,11 +277,11 @@ def run(args, report: Report) -> None:
 
 def main() -> None:
     p = arg_parser(__doc__)
-    p.add_argument("--days", type=int, default=None, help="game days (default 30; 5 --quick)")
+    p.add_argument("--days", type=int, default=None, help="game days (default 30; 4 --quick)")
     p.add_argument("--players", type=int, default=None,
                    help="players (default: the fewest that last the days, at least 20)")
     p.add_argument("--posts-per-day", type=int, default=None,
-                   help="posts in each day's topic (default 300; 60 with --quick)")
+                   help="posts in each day's topic (default 300; 40 with --quick)")
     p.add_argument("--no-cascade", action="store_true", help="skip the cascade figure")
     p.add_argument("--child", choices=("load", "recompute", "cascade"), help=argparse_hidden())
     p.add_argument("--game", help=argparse_hidden())
