@@ -142,6 +142,7 @@ def test_polls_the_board_first(game, capsys):
     (["--at", "вчера"], "error: --at: not an ISO 8601 time: 'вчера'"),
     (["--day", "2"], "day 2 has no topic yet"),
     (["--day", "0"], "--day: must be 1 or more"),
+    (["--at", "2999-01-01T00:00"], "--at: 2999-01-01T00:00:00+03:00 is in the future"),
 ])
 def test_errors_are_one_line(game, capsys, argv, message):
     code, out, err = run(capsys, game, "--offline", *argv)

@@ -40,6 +40,9 @@ def run(args: argparse.Namespace) -> int:
     ctx = open_game(args.game)
     try:
         as_of = parse_time_arg(args.at, ctx.game.timezone) if args.at else None
+        if as_of is not None and as_of > ctx.now():
+            raise ConfigError(f"--at: {as_of.isoformat()} is in the future",
+                              hint="give a past time, or leave --at out for the count as of now")
         day = args.day if args.day is not None else current_day(ctx, as_of or ctx.now())
         if day < 1:
             raise ConfigError(f"--day: must be 1 or more, not {day}")
