@@ -80,6 +80,15 @@ MIGRATIONS: list[str] = [
         data TEXT NOT NULL
     );
     """,
+    # 2: fetched bodies stored once per content (an idle poll re-fetches the same page all day)
+    """
+    CREATE TABLE bodies (
+        sha256 TEXT PRIMARY KEY,
+        body BLOB NOT NULL
+    );
+    INSERT OR IGNORE INTO bodies (sha256, body) SELECT sha256, body FROM fetches;
+    UPDATE fetches SET body = X'';
+    """,
 ]
 
 
@@ -168,16 +177,19 @@ class Store:
     def record_fetch(self, url: str, *, fetched_at: datetime, status: int, body: bytes,
                      board_date: datetime | None = None) -> int:
         """Store a fetched page's raw bytes; returns its id. Call before parsing."""
+        digest = hashlib.sha256(body).hexdigest()
+        self.db.execute("INSERT OR IGNORE INTO bodies (sha256, body) VALUES (?, ?)",
+                        (digest, body))
         cur = self.db.execute(
             "INSERT INTO fetches (url, fetched_at, board_date, status, sha256, body) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (url, _iso(fetched_at), _iso(board_date) if board_date else None, status,
-             hashlib.sha256(body).hexdigest(), body))
+            "VALUES (?, ?, ?, ?, ?, X'')",
+            (url, _iso(fetched_at), _iso(board_date) if board_date else None, status, digest))
         return cur.lastrowid
 
     def fetches(self, *, url_prefix: str = "") -> Iterator[tuple[int, str, datetime, int, bytes]]:
-        for r in self.db.execute("SELECT id, url, fetched_at, status, body FROM fetches "
-                                 "WHERE url LIKE ? ORDER BY id", (url_prefix + "%",)):
+        for r in self.db.execute("SELECT f.id, f.url, f.fetched_at, f.status, b.body "
+                                 "FROM fetches f JOIN bodies b ON b.sha256 = f.sha256 "
+                                 "WHERE f.url LIKE ? ORDER BY f.id", (url_prefix + "%",)):
             yield r[0], r[1], datetime.fromisoformat(r[2]), r[3], r[4]
 
     def fetch_count(self) -> int:

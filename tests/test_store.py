@@ -1,0 +1,99 @@
+"""The SQLite store: migrations, append-only versions, raw bodies kept once, clear errors."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timezone
+
+import pytest
+
+from scraper_mod.errors import StorageError
+from scraper_mod.store import MIGRATIONS, Store
+
+T0 = datetime(2024, 4, 9, 16, 0, tzinfo=timezone.utc)
+
+
+def test_fresh_store_runs_every_migration(tmp_path):
+    with Store(tmp_path / "s.sqlite3") as s:
+        assert s.schema_version == len(MIGRATIONS)
+
+
+def test_migration_from_v1_keeps_fetched_bodies(tmp_path):
+    """A state file written by schema 1 opens under the current schema with nothing lost."""
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+    for stmt in MIGRATIONS[0].split(";"):
+        if stmt.strip():
+            db.execute(stmt)
+    db.execute("INSERT INTO migrations VALUES (1, '2024-04-08T00:00:00+00:00')")
+    db.execute("INSERT INTO fetches (url, fetched_at, status, sha256, body) VALUES "
+               "('http://b/viewtopic.php?t=4', '2024-04-09T16:00:00+00:00', 200, 'abc', ?)",
+               (b"<html>page</html>",))
+    db.commit()
+    db.close()
+    with Store(path) as s:
+        assert s.schema_version == len(MIGRATIONS)
+        [(fid, url, _, status, body)] = list(s.fetches())
+        assert (url, status, body) == ("http://b/viewtopic.php?t=4", 200, b"<html>page</html>")
+
+
+def test_identical_bodies_are_stored_once_but_every_fetch_is_logged(tmp_path):
+    with Store(tmp_path / "s.sqlite3") as s:
+        for i in range(5):
+            s.record_fetch("http://b/viewtopic.php?t=4", fetched_at=T0, status=200,
+                           body=b"same page" * 1000)
+        s.record_fetch("http://b/viewtopic.php?t=4", fetched_at=T0, status=200, body=b"new")
+        assert s.fetch_count() == 6
+        assert s.db.execute("SELECT COUNT(*) FROM bodies").fetchone()[0] == 2
+        assert [b for *_, b in s.fetches()] == [b"same page" * 1000] * 5 + [b"new"]
+
+
+def test_post_versions_are_append_only_and_deduplicated():
+    s = Store(":memory:")
+    key = {"text": "Вася"}
+    assert s.add_post_version("t4", 64, {"v": 1}, content=key, fetched_at=T0)
+    assert not s.add_post_version("t4", 64, {"v": 1}, content=key, fetched_at=T0)
+    assert s.add_post_version("t4", 64, {"v": 2}, content={"text": "Маша"}, fetched_at=T0)
+    assert [v.data["v"] for v in s.post_versions("t4")] == [1, 2]
+    s.mark_deleted("t4", 64, detected_at=T0)
+    assert 64 in s.deleted_posts("t4")
+    # a post seen again is no longer deleted; its history is untouched
+    s.add_post_version("t4", 64, {"v": 2}, content={"text": "Маша"}, fetched_at=T0)
+    assert s.deleted_posts("t4") == {}
+    assert len(s.post_versions("t4")) == 2
+
+
+def test_messages_are_kept_once_per_source_key():
+    s = Store(":memory:")
+    mid, new = s.add_message("maildir:/m", "k1", b"raw", received_at=T0, stored_at=T0)
+    assert new
+    again, new2 = s.add_message("maildir:/m", "k1", b"raw", received_at=T0, stored_at=T0)
+    assert (again, new2) == (mid, False)
+    assert [m.raw for m in s.messages()] == [b"raw"]
+
+
+def test_naive_times_are_refused():
+    s = Store(":memory:")
+    with pytest.raises(ValueError):
+        s.record_fetch("u", fetched_at=datetime(2024, 1, 1), status=200, body=b"")
+
+
+def test_a_file_that_is_not_sqlite_is_a_clear_error(tmp_path):
+    bad = tmp_path / "state.sqlite3"
+    bad.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StorageError) as e:
+        Store(bad)
+    assert str(bad) in str(e.value) and "state file" in str(e.value)
+
+
+def test_a_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "s.sqlite3"
+    Store(path).close()
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO migrations VALUES (999, 'x')")
+    db.commit()
+    db.close()
+    with pytest.raises(StorageError) as e:
+        Store(path)
+    assert "newer scraper-mod" in str(e.value)
