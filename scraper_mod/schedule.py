@@ -973,18 +973,12 @@ def _moves_received(ctx: GameContext, day: int) -> tuple[int, tuple[str, ...]]:
     hi = cal.deadline(day)
     msgs = [m for m in ctx.store.messages()
             if (lo is None or m.received_at > lo) and m.received_at <= hi]
+    from .moves.intake import read_letter
     senders: list[str] = []
-    try:
-        from .moves.mail import decode_message
-        for m in msgs:
-            try:
-                s = getattr(decode_message(m.raw), "sender", None)
-            except Exception:  # a malformed message: counted, sender unknown
-                s = None
-            if s and s not in senders:
-                senders.append(s)
-    except ImportError:
-        pass
+    for m in msgs:
+        s = read_letter(m).sender        # mail, queue file or phpBB PM; None if unreadable
+        if s and s not in senders:
+            senders.append(s)
     nick_of = {(p.contact or "").lower(): p.nick for p in ctx.game.players if p.contact}
     return len(msgs), tuple(nick_of.get(s.lower(), s) for s in senders)
 

@@ -350,6 +350,7 @@ def test_status_shows_day_deadline_time_left_and_moves(game_dir):
     st = game_status(ctx)
     assert st.day == 2 and st.deadline == msk(15, 20) and st.topic == topic(2)
     assert st.moves_received == 1 and st.resolved == (1,)
+    assert st.movers == ("masha@example.org",)
     text = st.to_text()
     assert "day 2: deadline Fri 2024-03-15 20:00 MSK, 2h 30m left" in text
     assert "jailed Вася (boss, by votes)" in text
