@@ -228,7 +228,9 @@ def _int_param(regex: re.Pattern, href: str | None) -> int | None:
 
 # ---------------------------------------------------------------- body walking
 
-_LB = "\ue000"       # a line break (<br>, block edges) while text is collected
+_LB = "\ue000"       # a line break (<br>) while text is collected
+_BLK = "\ue001"      # the edge of a block element: one line break, however many meet
+_RE_BLOCK_EDGES = re.compile(f"\\s*{_LB}?\\s*(?:{_BLK}\\s*)+{_LB}?")
 _BLOCK = frozenset("div p li ul ol blockquote tr table pre h1 h2 h3 h4 h5 h6 dl dd dt hr "
                    "tbody thead center".split())
 _SKIP_TAGS = frozenset(("script", "style", "noscript", "cite", "button", "input", "select",
@@ -254,6 +256,8 @@ class BodyParts:
 
     def text(self) -> str:
         raw = "".join(self.text_parts)
+        if _BLK in raw:
+            raw = _RE_BLOCK_EDGES.sub(_LB, raw)
         out: list[str] = []
         for line in raw.split(_LB):
             line = _norm(line)
@@ -342,10 +346,10 @@ class _Walker:
         if cls is None and style is None and tag not in _SPECIAL_TAGS:
             if tag in _BLOCK:
                 if where is None:
-                    self.parts.text_parts.append(_LB)
+                    self.parts.text_parts.append(_BLK)
                 where = self.run(el, where, qid, color, bold, sig)
                 if where is None:
-                    self.parts.text_parts.append(_LB)
+                    self.parts.text_parts.append(_BLK)
                 return where
             return self.run(el, where, qid, color, bold, sig)
         if tag == "br":
@@ -399,7 +403,7 @@ class _Walker:
         block = tag in _BLOCK
 
         if block and where is None:
-            self.parts.text_parts.append(_LB)
+            self.parts.text_parts.append(_BLK)
         if region_change:
             self._flush(color, bold, where, qid)
         elif new_color is not None:
@@ -426,7 +430,7 @@ class _Walker:
         if end == "signature" and inner_where is None:
             where = "signature"
         if block and where is None:
-            self.parts.text_parts.append(_LB)
+            self.parts.text_parts.append(_BLK)
         return where
 
     @staticmethod
