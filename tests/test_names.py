@@ -5,6 +5,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scraper_mod.rules.model import Player
 from scraper_mod.rules.names import (Match, NameIndex, NoMatch, edit_distance, fold,
@@ -175,3 +177,25 @@ def test_edit_distance(a, b, d):
     assert edit_distance(a, b, 5) == d
     if d:
         assert edit_distance(a, b, d - 1) == d  # stops early: 'more than the limit'
+
+
+# --- properties ------------------------------------------------------------------------------
+
+_letters = st.sampled_from(list("абвгдежзиклмнопрстуфхцчшщыэюяabcdefghijklmnopqrstuvwxyz"
+                                "АБВГДЕЁЖЗИКЛМНОПРСТУФХЦЧШЩЭЮЯ0123456789_- "))
+_nicks = st.text(_letters, min_size=2, max_size=14).filter(lambda s: len(fold(s)) >= 2)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_nicks, min_size=1, max_size=12, unique_by=fold))
+def test_r2_3_every_nick_matches_itself_exactly(nicks):
+    ix = NameIndex([(n, ()) for n in nicks])
+    for n in nicks:
+        assert ix.match(n) == Match(n, "exact", n)
+        assert ix.match(n.upper()).player == n
+
+
+@settings(max_examples=150, deadline=None)
+@given(_nicks)
+def test_fold_is_idempotent(s):
+    assert fold(fold(s)) == fold(s)
