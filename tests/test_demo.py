@@ -160,3 +160,16 @@ def test_keep_refuses_a_folder_that_is_not_empty(tmp_path):
     with pytest.raises(ScraperModError) as e:
         run_demo(keep=tmp_path, out=lambda s: None)
     assert "not empty" in str(e.value)
+
+
+def test_status_and_day_list_after_the_game(played, capsys):
+    _, _, folder = played
+    from scraper_mod.cli import main
+    assert main(["status", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "the game is over: town wins (resolved days 1, 2, 3, 4, 5)" in out
+    assert main(["day", "list", str(folder)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [x.split(":")[0] for x in lines] == [f"day {n}" for n in range(1, 6)]
+    assert "deadline Sun 2024-03-17 20:00:00 MSK" in lines[2]     # the weekend day (R1.3)
+    assert all(" resolved " in x for x in lines)

@@ -142,6 +142,9 @@ def run_list(args) -> int:
         while first_open in done:
             first_open += 1
         last = max([first_open, *topics, *(d.number for d in ctx.game.days)])
+        over = [n for n, r in done.items() if isinstance(r, dict) and r.get("winner")]
+        if over:
+            last = min(over)       # the game ended that day: no day after it
         for n in range(1, last + 1):
             state = "resolved" if n in done else ("due" if cal.deadline(n) <= now else "open")
             moved = " (moved)" if cal.is_moved(n) else ""
