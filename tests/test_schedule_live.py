@@ -187,3 +187,39 @@ def test_the_next_day_is_found_in_the_forum_by_its_title(world):
         assert open_next_day(ctx, 3) is None
     finally:
         ctx.close()
+
+
+def test_restart_after_missed_deadlines_catches_up_in_order_with_the_real_resolver(world,
+                                                                                    caplog):
+    """Stopped on Thursday noon, started again on Saturday: days 1 and 2 are resolved at
+    once, in order, day 2 from the state day 1 left (the jailed Вася's vote no longer
+    counts, R2.8), and the daemon stops at the victory."""
+    clock, board, t, folder = world
+    t2 = board.add_topic("Живая проверка — День 2")
+    board.add_post("Ведущий", 50, "День 2.", msk(14, 21), topic=t2)
+    vote(board, t2, "Вася", "Машу", msk(15, 9))           # dead by then: not a vote
+    vote(board, t2, "Игорь", "Маша", msk(15, 10))
+    vote(board, t2, "Маша", "Игоря", msk(15, 11))
+    vote(board, t2, "Ирина", "Игорь", msk(15, 12))
+    ctx = open_game(folder, clock=clock)
+    ctx.set_topic_for_day(2, board.topic_url(t2))
+    first = Daemon(ctx, ops=LiveOps()).run(until=msk(14, 19))
+    assert first.resolved == []
+    ctx.close()
+
+    clock.set(msk(16, 10))                                  # Saturday morning
+    ctx = open_game(folder, clock=clock)
+    caplog.set_level(logging.INFO, logger="scraper_mod.run")
+    report = Daemon(ctx, ops=LiveOps()).run(until=msk(20, 0))
+    assert report.caught_up == [1, 2] and report.resolved == [1, 2]
+    assert report.stopped_by == "game over" and report.winner == "town"
+    assert "catching up: the deadlines of days 1, 2 passed" in caplog.text
+    r1 = json.loads((folder / "out" / "day-1" / "result.json").read_text("utf-8"))
+    r2 = json.loads((folder / "out" / "day-2" / "result.json").read_text("utf-8"))
+    # day 1: 3:3, the random list from the top: Вася, alive (R3.2)
+    assert r1["lynched"] == {"player": "Вася", "role": "boss", "by": "random"}
+    assert r2["lynched"] == {"player": "Игорь", "role": "mafia", "by": "votes"}
+    assert r2["winner"] == "town"
+    times = [at for at, _, data in ctx.store.events("resolved")]
+    assert times == [msk(16, 10), msk(16, 10)]
+    ctx.close()
