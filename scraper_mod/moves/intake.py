@@ -326,8 +326,12 @@ def build_answer(ctx, letter: Letter, day: int, *, moves: list[Move] | None = No
     if moves is None:
         moves = day_moves(ctx, day, as_of=letter.received_at)
     mine = [m for m in moves if m.message_id == letter.message_id]
+    # the judge keeps each message's moves in the order written: pair them with what was
+    # written, to quote a target that matched no one
+    written = [r.written for r in requests_from_letter(letter, g.players,
+                                                        matcher_for(g.players))]
     items = []
-    for m in mine:
+    for i, m in enumerate(mine):
         previous = None
         if m.status == "counted" and m.kind is not None:
             earlier = [x for x in moves if x.player == m.player and x.kind is m.kind
@@ -340,7 +344,8 @@ def build_answer(ctx, letter: Letter, day: int, *, moves: list[Move] | None = No
             standing = st[-1].target if st else None
         items.append({"kind": m.kind.value if m.kind else None, "target": m.target,
                       "status": m.status, "reason": m.reason, "previous": previous,
-                      "standing": standing})
+                      "standing": standing,
+                      "written": written[i] if i < len(written) and not m.target else ""})
     player = None
     p = identify(letter.sender, g.players, via=letter.via)
     if p is not None and mine and mine[0].status != "unknown_sender":
@@ -356,7 +361,7 @@ def build_answer(ctx, letter: Letter, day: int, *, moves: list[Move] | None = No
         subject=letter.subject, reasons=REASONS)
     subject = ("Re: " + letter.subject if letter.subject and not
                letter.subject.lower().startswith("re:") else letter.subject) or \
-        (f"{g.title}: ход принят" if g.language == "ru" else f"{g.title}: your night move")
+        (f"{g.title}: ответ на ваш ход" if g.language == "ru" else f"{g.title}: your night move")
     path = outbox_dir(ctx) / f"day-{day}" / f"{letter.message_id:06d}.txt"
     return Answer(letter.message_id, day, letter.sender, player, subject, text, path)
 
