@@ -125,3 +125,26 @@ def test_help(capsys):
         main(["moves", "--help"])
     assert e.value.code == 0
     assert "--offline" in capsys.readouterr().out
+
+
+def test_day_2_is_judged_from_the_stored_state_after_day_1(tmp_path, capsys):
+    """R5.5: the Commissar died on day 1, so on day 2 the promoted Sergeant checks and the
+    dead Commissar's move is invalid; the state comes from day 1's stored resolution."""
+    from scraper_mod.context import open_game
+    from scraper_mod.moves.intake import state_before_day
+    folder = make_game(tmp_path / "g")
+    md = maildir(folder / "moves")
+    deliver(md, mail("alexey@example.org", "проверить Big Joe"), msk("2024-04-10 12:00:00"))
+    deliver(md, mail("nightowl@example.org", "проверить Big Joe"), msk("2024-04-10 13:00:00"))
+    ctx = open_game(folder)
+    try:
+        s1 = state_before_day(ctx, 1)
+        after = s1.evolve(alive=s1.alive - {"Алексей"}, commissar="NightOwl", sergeant=None,
+                          day=1)
+        ctx.store.save_resolution(1, {"state": after.to_json()},
+                                  resolved_at=msk("2024-04-09 20:01:00"))
+    finally:
+        ctx.close()
+    _, out, _ = run(capsys, folder, "--day", 2, "--format", "json")
+    assert [(m["player"], m["status"], m["reason"]) for m in json.loads(out)["moves"]] == [
+        ("Алексей", "invalid", "sender_dead"), ("NightOwl", "counted", "")]

@@ -175,7 +175,12 @@ def state_before_day(ctx, day: int) -> GameState:
     for key in ("state", "state_after", "after"):
         v = data.get(key) if isinstance(data, dict) else None
         if isinstance(v, dict) and "roles" in v and "alive" in v:
-            return GameState.from_json(v)
+            st = GameState.from_json(v)
+            # R4.1: the host may name another duty mafioso in game.toml at any time
+            if g.duty and g.duty != st.duty and g.duty in st.alive \
+                    and st.roles.get(g.duty) is not None and st.roles[g.duty].is_mafia:
+                st = st.evolve(duty=g.duty)
+            return st
     result = data.get("result", data) if isinstance(data, dict) else {}
     if isinstance(result.get("alive"), list):
         alive = frozenset(result["alive"])
