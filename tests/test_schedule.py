@@ -366,3 +366,54 @@ def test_topic_title_pattern_and_durations():
     assert fmt_delta(timedelta(seconds=90)) == "1m 30s"
     assert fmt_delta(timedelta(days=2, hours=3)) == "2d 3h"
     assert fmt_delta(-timedelta(minutes=10)) == "-10m"
+
+
+# -- property: any pattern of downtime ----------------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+DEADLINES = [msk(14, 20), msk(15, 20), msk(17, 20), msk(18, 20), msk(19, 20)]
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(st.integers(0, 6 * 24 * 60), st.integers(1, 3 * 24 * 60)),
+                max_size=4))
+def test_any_downtime_resolves_each_day_once_in_order_never_early(tmp_path_factory, outages):
+    """Whatever the daemon's outages (start minute, length), every day is resolved exactly
+    once, in order, never before deadline + grace, and exactly then if the daemon was running
+    (otherwise as soon as it is back)."""
+    folder = write_game(tmp_path_factory.mktemp("prop") / "g",
+                        {n: topic(n) for n in range(1, 8)})
+    with open(folder / "game.toml", "a", encoding="utf-8") as f:
+        f.write("\n[schedule]\npoll_minutes = 120\n")
+    start, end = msk(13, 21), msk(21, 0)
+    down: list[tuple[datetime, datetime]] = []
+    for minute, length in sorted(outages):
+        a = start + timedelta(minutes=minute)
+        b = a + timedelta(minutes=length)
+        if down and a <= down[-1][1]:
+            down[-1] = (down[-1][0], max(b, down[-1][1]))
+        else:
+            down.append((a, b))
+    clock = FakeClock(start)
+    ops = FakeForum(winner_day=5)
+    t = start
+    last = max([end, *(b for _, b in down)]) + timedelta(days=1)
+    for a, b in [*down, (last, last)]:
+        if t < a:
+            clock.set(t)
+            report = daemon(folder, clock, ops).run(until=a)
+            if report.stopped_by == "game over":
+                break
+        t = max(t, b)
+    resolves = ops.resolves()
+    assert [d for d, _ in resolves] == [1, 2, 3, 4, 5]
+    for (day, when), dl in zip(resolves, DEADLINES):
+        due = dl + timedelta(seconds=60)
+        assert when >= due
+        running = not any(a <= due < b for a, b in down)
+        if running:
+            assert when == due
+        else:
+            assert when == next(b for a, b in down if a <= due < b)
