@@ -163,8 +163,17 @@ class VoteNotes:
 # --- versions ------------------------------------------------------------------------------
 
 def _version_time(post: Post, first_seen: datetime) -> datetime:
-    """When a version came to stand: the post time for the original, the edit time for an
-    edited one (the first sighting when the board gave none)."""
+    """When a version came to stand, for the cutoff: the edit time for an edited one (the
+    first sighting when the board gave none); for the original, the earliest instant its
+    post time allows (the post's own R2.6 decision has been made on its whole range)."""
+    if post.edit_count > 0:
+        return post.edited_at or first_seen
+    return post.earliest
+
+
+def _vote_time(post: Post, first_seen: datetime) -> datetime:
+    """When a version's vote was cast: the post time (the board's best estimate), or the
+    edit time for an edited version."""
     if post.edit_count > 0:
         return post.edited_at or first_seen
     return post.posted_at
@@ -377,21 +386,15 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                     rejected.append(Rejection(post_id, author, frag.text, "edit_unseen"))
             continue
         post, _seen = stood
-        later_versions = [p for p, s in vs if _version_time(p, s) >= cutoff]
-        if later_versions and later_versions[0].edit_count > post.edit_count + 1:
+        later = [p for p, s in vs if _version_time(p, s) >= cutoff]
+        if later and later[0].edit_count > post.edit_count + 1:
             notes.append(f"post {post_id} by {author}: an edit was never seen (edit "
-                         f"{post.edit_count + 1} of {later_versions[0].edit_count}) and may "
+                         f"{post.edit_count + 1} of {later[0].edit_count}) and may "
                          f"have been before the cutoff; counted as last seen before it")
-        if final:
+        if final and later and _targets(ctx, later[-1])[0] != _targets(ctx, post)[0]:
             # an edit after the deadline that changed the vote: reported, changes nothing
-            later = [p for p, s in vs if _version_time(p, s) >= cutoff]
-            if later:
-                now_targets, _ = _targets(ctx, later[-1])
-                old_targets, _ = _targets(ctx, post)
-                if now_targets != old_targets:
-                    for frag in ctx.fragments(later[-1]):
-                        rejected.append(Rejection(post_id, author, frag.text,
-                                                  "edited_after_deadline"))
+            for frag in ctx.fragments(later[-1]):
+                rejected.append(Rejection(post_id, author, frag.text, "edited_after_deadline"))
 
         # set-aside colored text: quotes, spoilers, code, signatures (and bold)
         for h in post.hidden:
@@ -506,10 +509,10 @@ def _vote_since(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], stood: tuple[Pos
         if t != target:
             since = None
         elif since is None:
-            since = _version_time(post, seen)
+            since = _vote_time(post, seen)
         if (post, seen) == stood:
             break
-    return since or _version_time(*stood)
+    return since or _vote_time(*stood)
 
 
 def _edit_notes(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], cutoff: datetime
