@@ -15,6 +15,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.context import open_game
@@ -369,8 +370,6 @@ def test_topic_title_pattern_and_durations():
 
 
 # -- property: any pattern of downtime ----------------------------------------------------------
-
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
 DEADLINES = [msk(14, 20), msk(15, 20), msk(17, 20), msk(18, 20), msk(19, 20)]
 
