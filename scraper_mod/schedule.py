@@ -8,7 +8,7 @@ small ``DaemonOps`` interface so that tests can hand it fakes:
   deadline) and the move source, store what is new;
 * ``resolve_due(ctx, day)``: resolve a day whose deadline has passed and write ``out/day-N/``;
 * ``open_next_day(ctx, day)``: find the day's topic: ``[[days]]`` in the game file,
-  ``scraper-mod day open N URL``, or the newest topic of ``[forum] forum`` whose title matches
+  ``scraper-mod day open GAME N URL``, or the newest topic of ``[forum] forum`` whose title matches
   ``[forum] title_pattern`` («День 4»).
 
 The timing rides on the ``schedule`` library, on a ``Scheduler`` of our own whose jobs read the
@@ -638,7 +638,7 @@ class Daemon:
         if day not in self._warned_no_topic:
             self._warned_no_topic.add(day)
             self.warn("day %d has no topic yet: add it to [[days]] in game.toml, run "
-                      "'scraper-mod day open %d URL'%s", day, day,
+                      "'scraper-mod day open %s %d URL'%s", day, self.ctx.game.folder, day,
                       ", or post it in the configured forum" if self.ctx.game.forum.forum
                       else ", or set [forum] forum and title_pattern")
 
@@ -670,8 +670,8 @@ class Daemon:
             retry = self._retry_later()
             msg = (f"day {day}: the deadline ({self.stamp(cal.deadline(day))}) has passed but "
                    f"the day has no topic, so it cannot be resolved: add it to [[days]] in "
-                   f"game.toml or run 'scraper-mod day open {day} URL'; checking again every "
-                   f"{fmt_delta(retry)}")
+                   f"game.toml or run 'scraper-mod day open {self.ctx.game.folder} {day} URL'; "
+                   f"checking again every {fmt_delta(retry)}")
             if ("no topic", day) not in self._warned:
                 self._warned.add(("no topic", day))
                 self.error(msg)
@@ -924,7 +924,7 @@ class GameStatus:
                      f"{' (moved)' if self.moved else ''}, "
                      + (f"{fmt_delta(left)} left" if left.total_seconds() > 0
                         else f"passed {fmt_delta(-left)} ago, not resolved yet"))
-        lines.append(f"topic: {self.topic or '(none yet: scraper-mod day open GAME N URL)'}")
+        lines.append(f"topic: {self.topic or '(none yet: scraper-mod day open GAME DAY URL)'}")
         if self.leaders:
             lead = ", ".join(f"{n} ({v})" for n, v in self.leaders)
             word = "leaders (tied)" if len(self.leaders) > 1 else "leader"
