@@ -629,6 +629,13 @@ class _Scan:
         self.anchors: list = []
         self.gensmall_b: list = []
         self.has_postbody = False
+        if isinstance(raw, bytes) and _RE_RAW_POST.search(raw) is None:
+            # no prosilver post in the bytes: a table style (or no topic at all)
+            self._tables(doc)
+            if self.anchors:
+                return
+            self.nav_tds, self.reply_links, self.gensmall_b = [], [], []
+            self.title_el = self.rel_next = None
         h2s = []
         first = None
         # posts are siblings in every prosilver-family style: walk the divs up to the first
@@ -693,42 +700,46 @@ class _Scan:
 
     def _tables(self, doc) -> None:
         title_prio = 9
-        for el in doc.iter("a", "h2", "link", "span", "td"):
+        named = False
+        for el in doc.iter("a", "td", "h2"):
             tag = el.tag
             if tag == "a":
-                href = el.get("href")
                 if el.get("name") is not None:
                     self.anchors.append(el)
-                if href is None:
+                    named = True
+                href = el.get("href")
+                if href is None or "php" not in href:
                     continue
                 if "mode=reply" in href:
                     self.reply_links.append(el)
-                cls = el.get("class")
-                if cls and title_prio > 2:
+                elif title_prio > 2 and "viewtopic" in href:
+                    cls = el.get("class")
                     if cls == "titles":
                         self.title_el, title_prio = el, 2
-                    elif title_prio > 3 and cls == "maintitle" and "viewtopic" in href:
+                    elif cls == "maintitle" and title_prio > 3:
                         self.title_el, title_prio = el, 3
-                if self.rel_next is None and el.get("rel") == "next":
+                if self.rel_next is None and "start=" in href and el.get("rel") == "next":
                     self.rel_next = el
-            elif tag == "span":
-                cls = el.get("class")
-                if cls == "gensmall":
-                    b = el.find("b")
-                    if b is not None:
-                        self.gensmall_b.append(b)
-                elif cls == "postbody" or cls == "postdetails":
-                    self.has_postbody = True
             elif tag == "td":
                 if el.get("class") == "nav":
                     self.nav_tds.append(el)
-            elif tag == "h2":
-                if title_prio > 1:
-                    a = el.find("a")
-                    if a is not None and "viewtopic" in (a.get("href") or ""):
-                        self.title_el, title_prio = a, 4
-            elif el.get("rel") == "canonical":
-                self.canonical = el.get("href")
+            elif title_prio > 4:
+                a = el.find("a")
+                if a is not None and "viewtopic" in (a.get("href") or ""):
+                    self.title_el, title_prio = a, 4
+        if not named:
+            return
+        if any(_RE_POST_ID.match(a.get("name")) for a in self.anchors):
+            return      # subsilver2: its page numbers stand in td.nav
+        # phpBB 2: "Goto page" in span.gensmall > b, bodies in span.postbody
+        for el in doc.iter("span"):
+            cls = el.get("class")
+            if cls == "gensmall":
+                b = el.find("b")
+                if b is not None:
+                    self.gensmall_b.append(b)
+            elif cls == "postbody" or cls == "postdetails":
+                self.has_postbody = True
 
     def canonical_href(self) -> str | None:
         if self.canonical is None:
@@ -1055,8 +1066,13 @@ def _subsilver_groups(named_anchors, phpbb2: bool):
         while nxt is not None and id(nxt) not in anchor_rows:
             if nxt.tag == "tr":
                 rows.append(nxt)
-                if any("spacer" in (td.get("class") or "") or "spaceRow" in (td.get("class")
-                       or "") for td in nxt.iterchildren("td")):
+                stop = False
+                for td in nxt:      # (a plain walk: tag-filtered iterchildren is slower)
+                    c = td.get("class")
+                    if c and ("spacer" in c or "spaceRow" in c):
+                        stop = True
+                        break
+                if stop:
                     break
             nxt = nxt.getnext()
         groups.append((pid, a, rows))
@@ -1096,8 +1112,10 @@ def _subsilver_post(pid, anchor, rows, *, phpbb2, tz, fetched_at, url) -> Post:
     tr = _time_range(shown, tz=tz, fetched_at=fetched_at, url=url, post_id=pid)
     body = None
     body_row_index = 0
-    for i, row in enumerate(rows):
-        for d in row.iter("div", "span"):
+    # the body is in the second row in every subsilver2 we know; look there first
+    order = list(range(1, len(rows))) + [0]
+    for i in order:
+        for d in rows[i].iter("div", "span"):
             cls = d.get("class")
             if cls and "postbody" in cls.split():
                 body = d
