@@ -91,9 +91,31 @@ def test_no_votes_goes_to_the_random_list(ctx):
     """R2.10, R3.2: no valid vote: the first alive player at or after the cursor (3: Вася,
     dead, so Ёжик в тумане) is jailed by random."""
     resolve_day_1(ctx)
-    data = tally_day(ctx, 2, versions=[]).to_json()
+    result = tally_day(ctx, 2, versions=[])
+    data = result.to_json()
     assert data["counts"] == [] and data["lynch"] == {"player": "Ёжик в тумане",
                                                       "by": "random"}
+    assert result.lynch.cursor == 5
+    post = result.render("bbcode")
+    assert "Засчитанных голосов пока нет." in post
+    assert ("Засчитанных голосов нет: по случайному списку ведущего садится "
+            "[b]Ёжик в тумане[/b].") in post
+    assert "Заморожен, голос не считается: NightOwl." in post
+
+
+def test_a_tie_goes_to_the_random_list(ctx):
+    """R2.10, R3.2: a 1 : 1 tie; the random list from the cursor decides (all alive, R3.3)."""
+    resolve_day_1(ctx)
+    versions = [v for v in versions_of("prosilver-ru") if v[0].post_id in (66, 73)]
+    result = tally_day(ctx, 2, versions=versions)
+    assert [(c.target, c.votes) for c in result.tally.counts] == [("NightOwl", 1),
+                                                                 ("Игрок-7", 1)]
+    assert (result.lynch.player, result.lynch.by, result.lynch.tied) == (
+        "Ёжик в тумане", "random", ("NightOwl", "Игрок-7"))
+    assert result.to_json()["lynch"] == {"player": "Ёжик в тумане", "by": "random",
+                                         "tied": ["NightOwl", "Игрок-7"]}
+    assert "A tie (NightOwl, Игрок-7): the host's random list jails [b]Ёжик в тумане[/b]." \
+        in result.render("bbcode", "en")
 
 
 def test_unresolved_previous_day_is_said(ctx):
