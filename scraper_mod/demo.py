@@ -410,8 +410,7 @@ class DemoWorld:
         msg["To"] = f"{HOST} <host@demo.example>"
         msg["Subject"] = m.subject
         msg["Date"] = format_datetime(m.at)
-        msg["Message-ID"] = f"<demo-{int(m.at.timestamp())}-{abs(hash(m.sender)) % 10**6}" \
-                            "@demo.example>"
+        msg["Message-ID"] = f"<demo-{int(m.at.timestamp())}-{MAILS.index(m)}@demo.example>"
         msg.set_content(m.text)
         key = self.maildir.add(mailbox.MaildirMessage(msg))
         # The delivery time the host's side records is the file's mtime (as an MDA sets it).
