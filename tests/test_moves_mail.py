@@ -118,3 +118,32 @@ def test_sender_matches_ignores_case_and_display_name():
     assert sender_matches('"Вася" <vasya@example.org>', "VASYA@example.org")
     assert not sender_matches("vasya@evil.example", "vasya@example.org")
     assert not sender_matches(None, "vasya@example.org")
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_FIXTURES = sorted(p.read_bytes() for p in MAIL.glob("*.eml"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(_FIXTURES), st.integers(0, 4000), st.integers(1, 200),
+       st.binary(max_size=40))
+def test_damaged_mail_never_crashes(raw, at, length, junk):
+    """Any damage to real mail gives a MailText or a MailboxError, never a traceback."""
+    damaged = raw[:at] + junk + raw[at + length:]
+    try:
+        m = decode_message(damaged, label="fuzz")
+    except MailboxError:
+        return
+    assert isinstance(m.text, str) and isinstance(m.subject, str)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=600))
+def test_random_bytes_never_crash(raw):
+    try:
+        decode_message(b"From: a@b.c\r\nSubject: x\r\n\r\n" + raw, label="fuzz")
+        decode_message(raw, label="fuzz")
+    except MailboxError:
+        pass

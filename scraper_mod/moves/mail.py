@@ -16,6 +16,7 @@ naming the message.
 from __future__ import annotations
 
 import email
+import email.header
 import email.policy
 import html
 import re
@@ -63,6 +64,16 @@ def decode_message(raw: bytes, *, label: str = "") -> MailText:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
     except Exception as e:  # the email package raises many kinds on broken input
         raise MailboxError(f"not readable as mail: {e}", message_id=label or None) from None
+    try:
+        return _read(msg)
+    except MailboxError:
+        raise
+    except Exception as e:  # damage the email package does not survive
+        raise MailboxError(f"not readable as mail: {type(e).__name__}: {e}",
+                           message_id=label or None) from None
+
+
+def _read(msg: Message) -> MailText:
     sender, name = _sender(msg)
     subject = _header(msg, "Subject")
     mid = _header(msg, "Message-ID").strip().strip("<>").strip() or None
@@ -92,16 +103,21 @@ def _looks_like_mail(raw: bytes) -> bool:
 
 
 def _header(msg: Message, name: str) -> str:
+    """A header's decoded value; a header the email package cannot parse is decoded from
+    its raw form instead."""
     try:
         v = msg.get(name)
-    except Exception:  # a broken encoded word
-        v = msg.get_all(name, failobj=[None])[0] if hasattr(msg, "get_all") else None
-    if v is None:
-        return ""
-    try:
-        return str(v)
-    except Exception:
-        return ""
+        return "" if v is None else str(v)
+    except Exception:  # the email package raises many kinds on broken headers
+        pass
+    for key, raw in msg.raw_items():
+        if key.lower() == name.lower():
+            try:
+                return "".join(_decode_bytes(b, cs) if isinstance(b, bytes) else b
+                               for b, cs in email.header.decode_header(str(raw)))
+            except Exception:
+                return str(raw)
+    return ""
 
 
 def _sender(msg: Message) -> tuple[str | None, str]:
@@ -168,7 +184,7 @@ def _body_text(msg: Message) -> str:
     for part in msg.walk():
         if part.is_multipart():
             continue
-        disp = (part.get("Content-Disposition") or "").lower()
+        disp = _header(part, "Content-Disposition").lower()
         if disp.startswith("attachment"):
             continue
         ctype = part.get_content_type()
