@@ -17,6 +17,21 @@ Markup families (see ``fixtures/phpbb/``):
   ``span.postdetails`` ("Posted: …"); body ``span.postbody`` cells, quotes ``td.quote``,
   signature after ``_________________`` in the same cell, edit notice in ``span.gensmall``.
 
+What a post holds (``forum/model.py``):
+
+* ``colored``: each ``[color]`` run of the author's own words (outside quotes, spoilers, code
+  and signatures) in document order; hex colours as ``#RRGGBB`` upper case (``#f00`` and
+  ``rgb()`` too), named colours lower case; nested colours split into their runs; a user
+  name's group colour (``username-coloured``) and ``background-color`` are not colours.
+* ``bold``: bold runs of the own words (``<strong>``, ``<b>``, ``font-weight:bold``).
+* ``hidden``: coloured and bold runs that are *not* the author's own visible words, with
+  where they stand: "quote" (with the quoted post id when the board gives it), "spoiler",
+  "code" or "signature" (``color`` None for bold).
+* ``quotes``: ids of quoted posts, outer before inner, each once.
+* ``text``: the own words as plain text; ``<br>`` is a line break, a block (a removed quote
+  included) one line break, empty lines collapse to one.
+* times: ``posted_at`` == ``earliest``; see ``dates.py`` for the ranges.
+
 What a page may lack, and what is returned then:
 
 * no ``<time datetime>`` (everything but prosilver 3.2.9+): the shown date in ``board_tz``
@@ -35,7 +50,7 @@ import re
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
-from urllib.parse import parse_qs, urljoin, urlsplit
+from urllib.parse import urljoin
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lxml import etree
@@ -149,11 +164,6 @@ def _tc(el) -> str:
     return "".join(el.itertext())
 
 
-def _classes(el) -> set[str]:
-    c = el.get("class")
-    return set(c.split()) if c else set()
-
-
 def normalize_color(value: str) -> str | None:
     """``#ff0000`` -> ``#FF0000``, ``#f00`` -> ``#FF0000``, ``Red`` -> ``red``, rgb() -> hex."""
     v = value.strip().strip("'\"").strip()
@@ -210,13 +220,6 @@ def _element_color(el) -> str | None:
         if c:
             return normalize_color(c)
     return None
-
-
-def _is_bold(el) -> bool:
-    if el.tag in ("strong", "b"):
-        return True
-    st = el.get("style")
-    return bool(st and "bold" in st.lower() or st and _RE_BOLD_DECL.search(st))
 
 
 def _int_param(regex: re.Pattern, href: str | None) -> int | None:
@@ -472,7 +475,6 @@ _RE_EDIT_COUNT = re.compile(r"(?:edited|редактировалось|изме�
 _RE_EDIT_COUNT2 = re.compile(r"(\d+)\s*(?:times?|раз[а]?)\b", re.I)
 _EDIT_MARKERS = ("last edited by", "последний раз редактировалось", "последний раз редактировал",
                  "edited by", "отредактировано")
-_RE_EDIT_DATE_EN = re.compile(r"\bon\s+(.+?)\s*[,;]\s*edited\b", re.I)
 _RE_EDIT_DATE_ANY = re.compile(r"^\s*(?:on\s+)?(.+?)\s*[,;]\s*(?:edited|всего|изменялось)\b",
                                re.I)
 
@@ -1281,9 +1283,8 @@ def _parse_topic_page(body, *, url, fetched_at, board_tz) -> TopicPage:
     if tid is None and url:
         tid = _int_param(_RE_T_PARAM, url)
     page, count, next_url = _pagination(scan, url)
+    # <html lang="ru"> / "en-gb" (phpBB 3.1+); older pages leave it out: ""
     lang = (doc.get("lang") or "").split("-")[0].lower()
-    if not lang:
-        lang = "ru" if re.search("[а-яё]", title.lower()) and style == "" else ""
     return TopicPage(topic_id=tid, title=title, locked=_locked(scan), page=page,
                      page_count=count, next_url=next_url, posts=tuple(posts), style=style,
                      language=lang, url=url)
