@@ -133,3 +133,21 @@ def test_more_ways_players_write(text, expected, match):
 def test_a_bare_verb_in_the_subject_only_labels_the_move(match):
     assert moves("Проверка\nпроверить Big Joe", match) == [(C, "Big Joe")]
     assert moves("Re: заморозка\nЗаморозить Машу", match) == [(F, "Маша_2")]
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = ["убить", "лечу", "проверить", "заморозить", "kill", "Вася", "Васю", "Big", "Joe",
+          "Ёжика", "в", "тумане", "история:", "код:", "XYZ", "не", "\n", "/", ";", "Ход", "1:",
+          "себя", "игрока", "—", "Маша_2", "Игрок-7"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(words=st.lists(st.one_of(st.sampled_from(_WORDS), st.text(max_size=8)), max_size=30))
+def test_any_text_parses_to_moves_with_known_targets(words, match):
+    p = parse_moves(" ".join(words), match)
+    nicks = {n for n, *_ in PLAYERS}
+    for m in p.moves:
+        assert m.target is None or m.target in nicks
+        assert (m.target is None) == bool(m.problem) or m.self_ref
