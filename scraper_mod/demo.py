@@ -458,7 +458,7 @@ def run_demo(*, keep: str | Path | None = None, out: Callable[[str], None] = pri
     """Play the built-in game; ``out`` gets each line to show. Returns what was played."""
     from .cli import deal as deal_cmd
     from .context import open_game
-    from .schedule import Daemon, LiveOps, Resolution, log as daemon_log
+    from .schedule import Daemon, LiveOps, Resolution
 
     started = _time.monotonic()
     folder, temporary = _prepare_folder(keep)
@@ -467,11 +467,14 @@ def run_demo(*, keep: str | Path | None = None, out: Callable[[str], None] = pri
     result = DemoResult(folder=folder)
     ok = False
     handler = logging.FileHandler(folder / "run.log", encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
-    old_propagate, old_level = daemon_log.propagate, daemon_log.level
-    daemon_log.addHandler(handler)
-    daemon_log.setLevel(logging.INFO)
-    daemon_log.propagate = verbose
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    # Everything the package logs (the daemon, the poller, the intake) goes to run.log;
+    # to the terminal too only with -v.
+    package_log = logging.getLogger("scraper_mod")
+    old_propagate, old_level = package_log.propagate, package_log.level
+    package_log.addHandler(handler)
+    package_log.setLevel(logging.INFO)
+    package_log.propagate = verbose
     try:
         day1 = world.open_board()
         (folder / "game.toml").write_text(_game_toml(world.board.url, day1), encoding="utf-8")
@@ -524,9 +527,9 @@ def run_demo(*, keep: str | Path | None = None, out: Callable[[str], None] = pri
         world.close()
         if not ok:
             out(f"the demo stopped early; its game folder and run.log are in {folder}")
-        daemon_log.removeHandler(handler)
+        package_log.removeHandler(handler)
         handler.close()
-        daemon_log.propagate, daemon_log.level = old_propagate, old_level
+        package_log.propagate, package_log.level = old_propagate, old_level
     result.seconds = _time.monotonic() - started
     for line in summary_lines(result, temporary=temporary):
         out(line)

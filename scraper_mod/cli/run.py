@@ -41,7 +41,7 @@ def _file_handler(path: Path) -> logging.Handler:
     except OSError as e:
         raise ScraperModError(f"{path}: cannot open the log file: {e}",
                               hint="give another --log FILE or '-'") from None
-    h.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    h.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     return h
 
 
@@ -70,7 +70,7 @@ def run(args) -> int:
             if args.log != "-":
                 handler = _file_handler(Path(args.log) if args.log
                                         else ctx.game.folder / "run.log")
-                daemon_log.addHandler(handler)
+                logging.getLogger("scraper_mod").addHandler(handler)   # the poller's too
             daemon_log.setLevel(logging.INFO)
             for w in warnings:
                 daemon_log.warning("%s", w)
@@ -95,7 +95,7 @@ def run(args) -> int:
                             len(report.errors), "" if len(report.errors) == 1 else "s")
     finally:
         if handler is not None:
-            daemon_log.removeHandler(handler)
+            logging.getLogger("scraper_mod").removeHandler(handler)
             handler.close()
         ctx.close()
     return 0
