@@ -68,7 +68,7 @@ def test_a_real_run_writes_the_day_within_30_s_of_deadline_plus_grace(tmp_path):
         try:
             assert wait_for(lambda: (game / "run.lock").exists()
                             and "running" in (game / "run.log").read_text(encoding="utf-8")
-                            if (game / "run.log").exists() else False, 10)
+                            if (game / "run.log").exists() else False, 20)
             # one instance per game: a second daemon is refused, status sees the first
             second = scraper_mod("run", str(game))
             assert second.returncode == 1
