@@ -58,6 +58,25 @@ def _state_json(data: dict) -> dict | None:
     return None
 
 
+_STATE_NOTES = {
+    "unresolved": {"en": "day {prev} is not resolved yet: the alive list is as of day {last}",
+                   "ru": "день {prev} ещё не подведён: список живых — по итогам дня {last}"},
+    "no_random_list": {"en": "a tie or no votes, and the game has no random list: draw it "
+                             "with `scraper-mod deal` or set game.random_list",
+                       "ru": "ничья или нет голосов, а случайного списка у игры нет: "
+                             "составьте его командой `scraper-mod deal` или задайте "
+                             "game.random_list"},
+    "no_cursor": {"en": "day {last}'s stored resolution has no random-list cursor: starting "
+                        "from the top",
+                  "ru": "в сохранённых итогах дня {last} нет места в случайном списке: "
+                        "отсчёт с начала списка"},
+}
+
+
+def _lang(game) -> str:
+    return game.language if game.language in ("ru", "en") else "en"
+
+
 def state_before_day(ctx: GameContext, day: int) -> DayState:
     """The state day ``day`` starts from: the last resolved earlier day's state (RESOLVE keeps
     it as ``"state"`` in the stored resolution), else the game file's (players' ``alive``, the
@@ -77,7 +96,7 @@ def state_before_day(ctx: GameContext, day: int) -> DayState:
     if earlier:
         last = max(earlier)
         if last != day - 1:
-            notes.append(f"day {day - 1} is not resolved yet: the alive list is as of day {last}")
+            notes.append(_STATE_NOTES["unresolved"][_lang(game)].format(prev=day - 1, last=last))
         data = earlier[last]
         sj = _state_json(data)
         if sj is not None:
@@ -96,8 +115,7 @@ def state_before_day(ctx: GameContext, day: int) -> DayState:
                                                    and result["frozen"] in alive) else frozenset()
         cursor = int(data.get("cursor", result.get("cursor", 0)) or 0)
         if "cursor" not in data and "cursor" not in result:
-            notes.append(f"day {last}'s stored resolution has no random-list cursor: "
-                         "starting from the top")
+            notes.append(_STATE_NOTES["no_cursor"][_lang(game)].format(last=last))
         until = {}
         for d, v in earlier.items():
             r = v.get("result", v) if isinstance(v, dict) else {}
@@ -318,23 +336,22 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
     votes, rejected, notes = extract_votes(
         versions, players=game.players, alive=st.alive, host=game.host, deadline=deadline,
         as_of=cutoff, options=game.rules, deleted=deleted, last_word_until=st.last_word_until,
-        frozen=st.frozen, index=index)
+        frozen=st.frozen, index=index, lang=game.language)
     tally = count_votes(votes, alive=st.alive, frozen=st.frozen,
                         self_votes=game.rules.self_votes)
     lynch, lynch_note = None, None
     if final:
-        lynch, lynch_note = _lynch(tally, st, game.rules)
+        lynch, lynch_note = _lynch(tally, st, game.rules, _lang(game))
     return DayTally(day=day, topic=topic, deadline=deadline, as_of=cutoff, final=final,
                     tally=tally, rejected=tuple(rejected) + tally.rejected, lynch=lynch,
                     notes=notes, state=st, tz=game.timezone, language=game.language,
                     title=game.title, board=board_root(ctx, topic), lynch_note=lynch_note)
 
 
-def _lynch(tally: Tally, st: DayState, options) -> tuple[Lynch | None, str | None]:
+def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None, str | None]:
     leaders = [t for t in tally.leaders if t in st.alive]
     if len(leaders) != 1 and not st.order:
-        return None, ("a tie or no votes, and the game has no random list: draw it with "
-                      "`scraper-mod deal` or set game.random_list")
+        return None, _STATE_NOTES["no_random_list"][lang]
     return decide_lynch(tally, alive=st.alive, order=st.order, cursor=st.cursor,
                         options=options), None
 

@@ -123,7 +123,26 @@ def test_unresolved_previous_day_is_said(ctx):
     resolve_day_1(ctx)
     st = state_before_day(ctx, 3)
     assert st.frozen == frozenset()       # the freeze was for day 2 only
-    assert any("day 2 is not resolved yet" in n for n in st.notes)
+    assert any("день 2 ещё не подведён" in n for n in st.notes)   # the game's language
+
+
+def test_no_random_list_leaves_a_tie_undecided(tmp_path):
+    """R2.10 needs the random list: without one the count says so instead of guessing."""
+    toml = (ROOT / "fixtures" / "games" / "day1" / "game.toml").read_text(encoding="utf-8")
+    start = toml.index("random_list = [")
+    toml = toml[:start] + toml[toml.index("]", start) + 2:]
+    toml = toml.replace('language = "ru"', 'language = "en"')
+    (tmp_path / "game.toml").write_text(toml, encoding="utf-8")
+    c = open_game(tmp_path, clock=FakeClock(datetime(2024, 4, 9, 21, 0, tzinfo=MSK)))
+    try:
+        result = tally_day(c, 1, versions=[])
+    finally:
+        c.close()
+    assert result.lynch is None and result.to_json()["lynch"] is None
+    assert "no random list" in result.lynch_note
+    assert "No lynch decided yet." in result.render("bbcode")   # the public post: no advice
+    assert "Lynch: not decided (a tie or no votes, and the game has no random list" in \
+        result.render("text")
 
 
 def test_day_before_the_topic_has_no_votes_and_a_clear_error(ctx):

@@ -54,7 +54,8 @@ from .tally import Rejection
 if TYPE_CHECKING:  # the parser's value type only; rules/ imports nothing of forum/ at run time
     from ..forum.model import Post
 
-__all__ = ["extract_votes", "VoteNotes", "EditNote", "REASONS", "reason_text",
+__all__ = ["extract_votes", "VoteNotes", "EditNote", "REASONS", "reason_text", "NOTES",
+           "note_text",
            "standing_version"]
 
 # Stable reason codes -> a line for the host, in each language.
@@ -112,6 +113,39 @@ REASONS: dict[str, dict[str, str]] = {
     "deleted_post": {"en": "the post was deleted before the deadline: not counted",
                      "ru": "пост удалён до дедлайна: не засчитан"},
 }
+# Notes for the host report: code -> text per language (str.format fields).
+NOTES: dict[str, dict[str, str]] = {
+    "uncertain_time": {
+        "en": "post {post_id} by {author}: its time ({precision}) may fall on either side of "
+              "the cutoff; counted because it was seen before it",
+        "ru": "пост {post_id} ({author}): по времени форума ({precision}) он может быть и до, "
+              "и после срока; засчитан, потому что его увидели до срока"},
+    "foreign_account": {
+        "en": "post {post_id}: the author {author!r} (forum user id {author_id}) has a "
+              "player's name but not his forum account",
+        "ru": "пост {post_id}: у автора {author!r} (id на форуме {author_id}) ник игрока, но "
+              "не его учётная запись"},
+    "deleted_late": {
+        "en": "post {post_id} by {author} was found deleted after the cutoff: counted as it "
+              "stood",
+        "ru": "пост {post_id} ({author}) удалён после срока: засчитан в том виде, в каком был"},
+    "edit_missed": {
+        "en": "post {post_id} by {author}: an edit was never seen (edit {n} of {total}) and "
+              "may have been before the cutoff; counted as last seen before it",
+        "ru": "пост {post_id} ({author}): одну правку никто не видел (правка {n} из {total}), "
+              "она могла быть до срока; засчитан в виде, последнем до срока"},
+    "edited_by_other": {
+        "en": "post {post_id} by {author} was last edited by {editor}",
+        "ru": "пост {post_id} ({author}) последним правил {editor}"},
+}
+
+
+def note_text(code: str, lang: str = "en", **fields) -> str:
+    """A host-report line for a note code, in ``lang`` (English when not translated)."""
+    texts = NOTES[code]
+    return (texts.get(lang) or texts["en"]).format(**fields)
+
+
 _HIDDEN_REASON = {"quote": "quoted", "spoiler": "spoiler", "code": "code",
                   "signature": "signature", "bold": "bold"}
 
@@ -303,7 +337,7 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                   last_word_until: dict[str, datetime] | None = None,
                   frozen: Iterable[str] = (),
                   text_colors: tuple[str, ...] = DEFAULT_TEXT_COLORS,
-                  index: NameIndex | None = None,
+                  index: NameIndex | None = None, lang: str = "en",
                   ) -> tuple[list[Vote], list[Rejection], VoteNotes]:
     """R2, R8.1: the day's vote events as of ``as_of`` (default and at most: the deadline).
 
@@ -311,7 +345,7 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
     any order. ``players``: (nick, aliases) pairs or ``Player`` objects (everyone a vote may
     name). ``alive``/``frozen``: who may vote today. ``deleted``: post id -> when it was
     found missing. ``last_word_until``: a dead player -> the end of his last-word window.
-    Returns (votes, rejections, notes); votes are not yet reduced to one per voter.
+    ``lang``: the language of the notes for the host. Returns (votes, rejections, notes); votes are not yet reduced to one per voter.
     """
     cutoff = deadline if as_of is None or as_of >= deadline else as_of
     final = cutoff == deadline
@@ -347,8 +381,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
             timing = "late"
         elif first_seen < cutoff:
             timing = "in_time"
-            notes.append(f"post {post_id} by {author}: its time ({precision}) may fall on either "
-                         f"side of the cutoff; counted because it was seen before it")
+            notes.append(note_text("uncertain_time", lang, post_id=post_id, author=author,
+                                   precision=precision))
         else:
             timing = "late_unclear"
         if timing != "in_time":
@@ -362,8 +396,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
         if nick is not None:
             posts_per[nick] += 1
         elif _player_nick(ctx, author, None) is not None:
-            notes.append(f"post {post_id}: the author {author!r} (forum user id "
-                         f"{first.author_id}) has a player's name but not his forum account")
+            notes.append(note_text("foreign_account", lang, post_id=post_id, author=author,
+                                   author_id=first.author_id))
 
         if post_id in deleted and deleted[post_id] < cutoff:
             deleted_seen.append(post_id)
@@ -373,8 +407,7 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
             continue
         if post_id in deleted:
             deleted_seen.append(post_id)
-            notes.append(f"post {post_id} by {author} was found deleted after the cutoff: "
-                         f"counted as it stood")
+            notes.append(note_text("deleted_late", lang, post_id=post_id, author=author))
 
         stood, unseen = standing_version(vs, cutoff)
         # every edit that touched a vote (R2.7), before or after the cutoff
@@ -388,9 +421,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
         post, _seen = stood
         later = [p for p, s in vs if _version_time(p, s) >= cutoff]
         if later and later[0].edit_count > post.edit_count + 1:
-            notes.append(f"post {post_id} by {author}: an edit was never seen (edit "
-                         f"{post.edit_count + 1} of {later[0].edit_count}) and may "
-                         f"have been before the cutoff; counted as last seen before it")
+            notes.append(note_text("edit_missed", lang, post_id=post_id, author=author,
+                                   n=post.edit_count + 1, total=later[0].edit_count))
         if final and later and _targets(ctx, later[-1])[0] != _targets(ctx, post)[0]:
             # an edit after the deadline that changed the vote: reported, changes nothing
             for frag in ctx.fragments(later[-1]):
@@ -414,7 +446,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
         voter_reason = _voter_reason(ctx, author, post, last_word_until)
         if voter_reason is None and post.edit_count > 0 and post.edited_by and \
                 _key(post.edited_by) != _key(author):
-            notes.append(f"post {post_id} by {author} was last edited by {post.edited_by}")
+            notes.append(note_text("edited_by_other", lang, post_id=post_id, author=author,
+                                   editor=post.edited_by))
         if voter_reason is None and options.edited_votes == "never" and post.edit_count > 0:
             voter_reason = "edited_votes_never"
         if voter_reason is not None:
