@@ -84,4 +84,10 @@ def render_moves_text(day, deadline, moves, tz) -> str:
         for r in rows:
             lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r[:6], widths))
                          + ("  " + r[6] if r[6] else ""))
+    seen: set[int | None] = set()
+    for m in moves:
+        if m.story and m.message_id not in seen:
+            seen.add(m.message_id)
+            story = m.story.replace("\n", "\n    ")
+            lines.append(f"  story from {m.player} ({m.status}):\n    {story}")
     return "\n".join(lines)

@@ -95,8 +95,9 @@ class MoveRequest:
 
 
 def identify(sender: str | None, players: Iterable[Player], *, via: str = "mail") -> Player | None:
-    """The player who sent a message: his ``contact`` address (case-insensitive), or for a
-    forum PM his nick (or a contact naming his forum account)."""
+    """The player who sent a message: the one whose ``contact`` is the sender's address
+    (case-insensitive, display name ignored); for a forum PM also the one whose nick is the
+    PM's author."""
     if not sender:
         return None
     s = _addr(sender)
@@ -145,10 +146,9 @@ def judge_moves(requests: Sequence[MoveRequest], *, state, deadline: datetime,
 def _judge_one(req: MoveRequest, *, state, deadline, options, players, require_code) -> Move:
     player = identify(req.sender, players, via=req.via) if req.problem != "unreadable" else None
 
-    def move(status: str, reason: str = "", who: str | None = None, role: Role | None = None):
-        return Move(player=who or (player.nick if player else (req.sender or "?")),
-                    role=role if role is not None else (
-                        state.roles.get(player.nick) if player else None),
+    def move(status: str, reason: str = "") -> Move:
+        return Move(player=player.nick if player else (req.sender or "?"),
+                    role=state.roles.get(player.nick) if player else None,
                     kind=req.kind, target=req.target, received_at=req.received_at,
                     status=status, reason=reason, message_id=req.message_id)
 
