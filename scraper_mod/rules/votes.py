@@ -146,6 +146,9 @@ def note_text(code: str, lang: str = "en", **fields) -> str:
     return (texts.get(lang) or texts["en"]).format(**fields)
 
 
+# count_votes' own codes (rules/tally.py), should a vote reach it unfiltered
+REASONS["frozen"] = REASONS["frozen_voter"]
+
 _HIDDEN_REASON = {"quote": "quoted", "spoiler": "spoiler", "code": "code",
                   "signature": "signature", "bold": "bold"}
 
