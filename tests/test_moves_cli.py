@@ -63,6 +63,7 @@ def test_moves_text_table(game, capsys):
     assert out.splitlines()[0] == "Day 1: night moves (deadline 2024-04-09 20:00 MSK)"
     assert any("Вася" in ln and "freeze" in ln and "counted" in ln for ln in out.splitlines())
     assert "the Boss sent a kill too" in out
+    assert "story from Big Joe (replaced):\n    нашли в парке на скамейке,\n    с газетой" in out
 
 
 def test_offline_does_not_read_the_source(game, capsys):
