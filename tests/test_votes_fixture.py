@@ -223,10 +223,12 @@ def test_counts_order_and_voters_in_time_order(ctx):
         ("Алексей", 1, ["NightOwl"])]
 
 
-def test_what_was_not_counted_and_why(ctx):
-    """R2.2, R2.8, R9.4: quotes, bold, the host's colored word and the late posts are
-    reported, each with its reason; the signature's green nick on the subSilver2 pages."""
-    data = tally_day(ctx, 1, versions=versions_of("subsilver2-port-gorski-ru")).to_json()
+@pytest.mark.parametrize("folder", ["prosilver-ru", "subsilver2-port-gorski-ru",
+                                    "prosilver-en", "subsilver2-port-gorski-en"])
+def test_what_was_not_counted_and_why(ctx, folder):
+    """R2.2, R2.8, R9.4: quotes, bold, the host's colored word, the signature's green nick
+    and the late posts are reported, each with its reason."""
+    data = tally_day(ctx, 1, versions=versions_of(folder)).to_json()
     rejected = {(r["post_id"], r["author"], r["text"], r["reason"]) for r in data["rejected"]}
     assert rejected == {
         (69, "doc_Holiday", "doc_Holiday", "signature"),
