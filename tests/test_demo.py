@@ -8,7 +8,6 @@ rules by hand, day by day, not recorded from a run.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
