@@ -703,6 +703,10 @@ class Daemon:
         self.info("day %d resolved%s; the posts are in %s: %s", day,
                   f" ({out.summary})" if out.summary else "", out.out_dir,
                   ", ".join(out.files) if out.files else "(no files)")
+        if out.files:
+            self.info("to post: newspaper.bbcode in the results topic, day-start.bbcode as "
+                      "the next day's first post, pm/<nick>.txt to each player; read "
+                      "host-report.txt first")
         if self.on_resolved is not None:
             self.on_resolved(out)
         if out.winner:
