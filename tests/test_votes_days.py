@@ -149,3 +149,30 @@ def test_day_before_the_topic_has_no_votes_and_a_clear_error(ctx):
     from scraper_mod.errors import ConfigError
     with pytest.raises(ConfigError, match="day 1 has no topic yet"):
         tally_day(ctx, 1)
+
+
+def test_player_text_is_inert_in_the_bbcode_post(tmp_path):
+    """Nicks are player-controlled: in the post they cannot open tags or links."""
+    from scraper_mod.forum.model import Colored, Post
+    evil = "[url=http://evil.example]Злой[/url]"
+    toml = (ROOT / "fixtures" / "games" / "day1" / "game.toml").read_text(encoding="utf-8")
+    toml = toml.replace('nick = "Вася"', f'nick = "{evil}"')
+    toml = toml.replace('"Вася", "Ёжик', f'"{evil}", "Ёжик')
+    toml = toml.replace('aliases = ["Василий"]\n', "")
+    (tmp_path / "game.toml").write_text(toml, encoding="utf-8")
+    c = open_game(tmp_path, clock=FakeClock(datetime(2024, 4, 9, 12, 0, tzinfo=MSK)))
+    at = datetime(2024, 4, 9, 10, 0, tzinfo=MSK)
+    votes = [Post(post_id=1, author=evil, author_id=58, posted_at=at, precision="second",
+                  earliest=at, latest=at, colored=(Colored("#FF0000", "Алексей"),)),
+             Post(post_id=2, author="Алексей", author_id=61, posted_at=at, precision="second",
+                  earliest=at, latest=at, colored=(Colored("#FF0000", evil),))]
+    try:
+        result = tally_day(c, 1, versions=[(p, at) for p in votes])
+    finally:
+        c.close()
+    assert {(v.voter, v.target) for v in result.tally.votes} == {(evil, "Алексей"),
+                                                                 ("Алексей", evil)}
+    post = result.render("bbcode")
+    assert "[url=http://evil" not in post and "[/url][url" not in post.replace(
+        "[/url], [url", "")
+    assert post.count("[url=") == post.count("[/url]") == 2

@@ -348,7 +348,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
     any order. ``players``: (nick, aliases) pairs or ``Player`` objects (everyone a vote may
     name). ``alive``/``frozen``: who may vote today. ``deleted``: post id -> when it was
     found missing. ``last_word_until``: a dead player -> the end of his last-word window.
-    ``lang``: the language of the notes for the host. Returns (votes, rejections, notes); votes are not yet reduced to one per voter.
+    ``lang``: the language of the notes for the host.
+    Returns (votes, rejections, notes); votes are not yet reduced to one per voter.
     """
     cutoff = deadline if as_of is None or as_of >= deadline else as_of
     final = cutoff == deadline
