@@ -225,3 +225,23 @@ def test_parse_internaldate():
     assert parse_internaldate(b'1 (UID 7 INTERNALDATE " 9-Apr-2024 19:59:58 +0300" BODY[] {5}') \
         == msk("2024-04-09 19:59:58")
     assert parse_internaldate(b"1 (UID 7)") is None
+
+
+def test_maildir_delivery_time_survives_a_copy_of_the_folder(tmp_path, store):
+    """R5.1: the time that counts is the delivery; a restored backup (new mtimes) keeps the
+    delivery agent's time in the file names."""
+    md = maildir(tmp_path / "moves")
+    p = deliver(md, mail("doc@example.org", "лечу Машу"), msk("2024-04-09 19:59:59.250000"))
+    later = msk("2024-04-10 09:00:00").timestamp()
+    os.utime(p, (later, later))                       # cp without -p
+    MaildirSource(md).fetch_new(store, now=NOW)
+    assert store.messages()[0].received_at == msk("2024-04-09 19:59:59.250000")
+
+
+def test_maildir_delivery_time_from_name_or_mtime():
+    from scraper_mod.moves.sources import delivery_time
+    t = msk("2024-04-09 19:59:58").timestamp()
+    assert delivery_time("1712681998.M123456P4242.mx", 0) == msk("2024-04-09 19:59:58.123456")
+    assert delivery_time("1712681998.4242_1.mx", t + 0.7) == msk("2024-04-09 19:59:58.7")
+    assert delivery_time("1712681998.4242_1.mx", t + 3600) == msk("2024-04-09 19:59:58")
+    assert delivery_time("msg-from-a-script", t) == msk("2024-04-09 19:59:58")

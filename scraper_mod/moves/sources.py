@@ -6,10 +6,10 @@ A ``MoveSource`` has a ``name`` (its label in the store, e.g. ``maildir:/games/m
 (``Store.add_message``), and only then marks it done at the source. That receive time, never
 the Date header a sender wrote, decides lateness (R5.1):
 
-- ``MaildirSource``  a Maildir folder (stdlib ``mailbox``): the delivery time is the message
-  file's mtime (what ``MaildirMessage.get_date()`` gives), which delivery agents set on
-  writing and a rename keeps; stored messages in ``new/`` are moved to ``cur/`` with the
-  ``S`` flag;
+- ``MaildirSource``  a Maildir folder (stdlib ``mailbox``): the delivery time is the time the
+  delivery agent wrote into the message's unique name (``1712681998.M123456P42.host``),
+  else the file's mtime (``MaildirMessage.get_date()``); stored messages in ``new/`` are
+  moved to ``cur/`` with the ``S`` flag;
 - ``ImapSource``     an IMAP mailbox (``imaplib``; TLS, STARTTLS or plain): incremental by
   UIDVALIDITY + UID kept in the store's ``source_state``, one message stored and the
   position saved at a time, so a dropped connection loses nothing and the next poll resumes
@@ -82,6 +82,24 @@ def _utc(ts: float) -> datetime:
 
 # -- Maildir ------------------------------------------------------------------------------------
 
+_MAILDIR_NAME = re.compile(r"^(\d{9,10})\.(?:[^.:]*?M(\d{1,6})(?![\d]))?")
+
+
+def delivery_time(key: str, mtime: float) -> datetime:
+    """When a Maildir message was delivered. The delivery agent writes the time into the
+    unique name (``1712681998.M123456P4242.host``: seconds, then microseconds after ``M``),
+    and a copy of the folder (a backup restored, ``cp`` without ``-p``) keeps the name but
+    not the mtime; so the name's time wins, the mtime refining it within the same second.
+    A name without a time gives the mtime."""
+    m = _MAILDIR_NAME.match(key)
+    if not m:
+        return _utc(mtime)
+    secs = int(m.group(1))
+    if m.group(2) is not None:  # microseconds, written as a plain number (M5 = 5 µs)
+        return _utc(secs + int(m.group(2)) / 1e6)
+    return _utc(mtime) if int(mtime) == secs else _utc(secs)
+
+
 class MaildirSource:
     """A Maildir folder (``cur/``, ``new/``, ``tmp/``)."""
 
@@ -122,7 +140,8 @@ class MaildirSource:
                 continue
             if key not in stored:
                 mid, is_new = store.add_message(self.name, key, raw,
-                                                received_at=_utc(msg.get_date()), stored_at=now)
+                                                received_at=delivery_time(key, msg.get_date()),
+                                                stored_at=now)
                 if is_new:
                     new.append(mid)
             self._mark_stored(key, msg, errors)
