@@ -329,14 +329,23 @@ class _Walker:
 
     def run(self, el, where, qid, color, bold, sig):
         """Walk ``el``'s content (not its tail); returns the region at its end."""
+        plain = where is None and color is None and not bold and not sig
+        texts = self.parts.text_parts
         t = el.text
         if t:
-            where = self.put(t, where, qid, color, bold, sig)
+            if plain:
+                texts.append(t)
+            else:
+                where = self.put(t, where, qid, color, bold, sig)
+        child = self.child
         for ch in el:
-            where = self.child(ch, where, qid, color, bold, sig and where is None)
+            where = child(ch, where, qid, color, bold, sig and where is None)
             t = ch.tail
             if t:
-                where = self.put(t, where, qid, color, bold, sig and where is None)
+                if plain and where is None:
+                    texts.append(t)
+                else:
+                    where = self.put(t, where, qid, color, bold, sig and where is None)
         return where
 
     def child(self, el, where, qid, color, bold, sig):
@@ -1117,10 +1126,14 @@ def _subsilver_post(pid, anchor, rows, *, phpbb2, tz, fetched_at, url) -> Post:
     # the body is in the second row in every subsilver2 we know; look there first
     order = list(range(1, len(rows))) + [0]
     for i in order:
-        for d in rows[i].iter("div", "span"):
-            cls = d.get("class")
-            if cls and "postbody" in cls.split():
-                body = d
+        # the message cell is the row's last cell: look there before the profile cell
+        for cell in reversed(rows[i]):
+            for d in cell.iter("div", "span"):
+                cls = d.get("class")
+                if cls and "postbody" in cls.split():
+                    body = d
+                    break
+            if body is not None:
                 break
         if body is not None:
             body_row_index = i
