@@ -245,3 +245,13 @@ def test_maildir_delivery_time_from_name_or_mtime():
     assert delivery_time("1712681998.4242_1.mx", t + 0.7) == msk("2024-04-09 19:59:58.7")
     assert delivery_time("1712681998.4242_1.mx", t + 3600) == msk("2024-04-09 19:59:58")
     assert delivery_time("msg-from-a-script", t) == msk("2024-04-09 19:59:58")
+
+
+def test_imap_folder_with_a_russian_name(imap, store):
+    from scraper_mod.moves.sources import imap_folder_name
+    assert imap_folder_name("Ходы") == "&BCUEPgQ0BEs-"      # RFC 3501 modified UTF-7
+    assert imap_folder_name("A&B") == "A&-B"
+    imap.create(imap_folder_name("Ходы"))
+    imap.append(imap_folder_name("Ходы"), mail("doc@example.org", "лечу Машу"),
+                msk("2024-04-09 12:00:00"))
+    assert len(_source(imap.port, "Ходы").fetch_new(store, now=NOW).new) == 1

@@ -368,7 +368,29 @@ class ImapSource:
         return FetchReport(self.name, tuple(new), seen, ())
 
 
+def imap_folder_name(name: str) -> str:
+    """A folder name in IMAP's modified UTF-7 (RFC 3501 5.1.3): «Ходы» -> ``&BCUEPgQ0BEs-``."""
+    import base64
+    out: list[str] = []
+    pending: list[str] = []
+
+    def flush() -> None:
+        if pending:
+            b64 = base64.b64encode("".join(pending).encode("utf-16-be")).decode("ascii")
+            out.append("&" + b64.rstrip("=").replace("/", ",") + "-")
+            pending.clear()
+    for ch in name:
+        if 0x20 <= ord(ch) <= 0x7E:
+            flush()
+            out.append("&-" if ch == "&" else ch)
+        else:
+            pending.append(ch)
+    flush()
+    return "".join(out)
+
+
 def _quote(folder: str) -> str:
+    folder = imap_folder_name(folder)
     return '"' + folder.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
