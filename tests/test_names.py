@@ -155,10 +155,21 @@ def test_r2_3_match_nick_accepts_players_and_pairs():
     assert match_nick("Машу 2", [("Маша_2", [])]).player == "Маша_2"
 
 
+@pytest.mark.parametrize("text, player", [
+    ("за Васю", "Вася"), ("Голосую за Машу_2", "Маша_2"), ("голос: Алексей", "Алексей"),
+    ("Мой голос — NightOwl", "NightOwl"), ("против Ёжика в тумане", "Ёжик в тумане"),
+    ("vote Big Joe", "Big Joe"), ("I vote for doc_Holiday", "doc_Holiday"),
+])
+def test_r2_2_a_name_after_a_lead_in(text, player):
+    (r,) = INDEX.match_all(text)
+    assert r.player == player
+
+
 def test_r2_4_match_all_splits_a_list_of_names():
     parts = INDEX.match_all("Вася, Маша_2")
     assert [p.player for p in parts] == ["Вася", "Маша_2"]
     assert [p.player for p in INDEX.match_all("Васю и Big Joe")] == ["Вася", "Big Joe"]
+    assert [p.player for p in INDEX.match_all("за Васю и Big Joe")] == ["Вася", "Big Joe"]
     # a single name is one result
     assert INDEX.match_all("Ёжик в тумане") == [Match("Ёжик в тумане", "exact",
                                                        "Ёжик в тумане")]

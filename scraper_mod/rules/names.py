@@ -167,6 +167,11 @@ def _inflected_forms(name: str, *, every_word: bool = True) -> set[str]:
 _LATIN_WITH_ENDING = re.compile(
     r"^(?P<nick>.*[A-Za-z0-9])\s*[-'’`ʼ]\s*(?P<end>а|у|ом|ем|е|ю|я|и|ой|ей|ы|ым|ям)$",
     re.IGNORECASE)
+# The words that may lead a name in a colored vote: "за Васю", "голосую против Маши_2",
+# "vote Big Joe".
+_LEAD_IN = re.compile(
+    r"^(?:(?:мой\s+)?голос(?:ую)?(?:\s*[:—-])?\s+(?:за\s+|против\s+)?|за\s+|против\s+|"
+    r"сажаю\s+|сажаем\s+|(?:i\s+)?vote(?:\s+for)?:?\s+|lynch\s+)", re.IGNORECASE)
 # A colored fragment naming several people: "Вася, Маша" / "Вася и Маша".
 _LIST_SPLIT = re.compile(r"\s*(?:[,;/+&]|\s(?:и|или|and|or)\s)\s*", re.IGNORECASE)
 
@@ -281,12 +286,18 @@ class NameIndex:
         return NoMatch("nobody", (), text)
 
     def match_all(self, text: str) -> list[MatchResult]:
-        """The text as one name, or, when it names no one as a whole, as a list of names
-        ("Вася, Маша"; "Вася и Маша"): one result per part. Used to see that a single colored
-        fragment names two players (R2.4)."""
+        """The text as one name; when it names no one as a whole, the name after a lead-in
+        ("за Васю", "голосую за Машу_2", "vote Big Joe"), or a list of names ("Вася, Маша";
+        "Вася и Маша"): one result per part. Used for colored vote fragments, so that one
+        fragment naming two players is seen (R2.4)."""
         whole = self.match(text)
         if whole or whole.reason == "ambiguous":
             return [whole]
+        bare = _LEAD_IN.sub("", text.strip(_EDGE_PUNCT), count=1)
+        if bare != text.strip(_EDGE_PUNCT):       # "за Васю", "голосую за Машу_2"
+            named = self.match_all(bare)
+            if any(named) or any(r.reason == "ambiguous" for r in named):
+                return named
         parts = [p for p in _LIST_SPLIT.split(text.strip(_EDGE_PUNCT)) if p.strip(_EDGE_PUNCT)]
         if len(parts) < 2:
             return [whole]
