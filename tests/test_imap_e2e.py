@@ -185,3 +185,44 @@ def test_dropped_link_answers_what_was_stored_and_the_next_poll_goes_on(tmp_path
             ("doc_Holiday", "counted"), ("Алексей", "counted"), ("Big Joe", "counted")]
     finally:
         ctx.close()
+
+
+def test_answers_over_starttls_with_a_login(tmp_path, monkeypatch):
+    """SMTP with STARTTLS and AUTH (a provider's submission port), password from the
+    environment, against aiosmtpd with the test certificate."""
+    import ssl
+    from types import SimpleNamespace
+
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.smtp import AuthResult
+
+    from scraper_mod.moves.intake import Answer, send_answer
+    from servers.imap import CERT, KEY, free_port
+    from servers.smtp import _Handler
+
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(str(CERT), str(KEY))
+    logins = []
+
+    def authenticator(server, session, envelope, mechanism, data):
+        logins.append((data.login, data.password))
+        return AuthResult(success=data.login == b"host" and data.password == b"smtp-pw")
+
+    handler = _Handler()
+    port = free_port()
+    ctl = Controller(handler, hostname="127.0.0.1", port=port, tls_context=tls,
+                     require_starttls=True, authenticator=authenticator, auth_required=True)
+    ctl.start()
+    try:
+        cfg = SimpleNamespace(smtp_host="127.0.0.1", smtp_port=port, smtp_from="host@example.org",
+                              smtp_security="starttls", smtp_username="host")
+        ans = Answer(1, 1, "doc@example.org", "doc_Holiday", "Re: ход", "Принято: лечение.",
+                     tmp_path / "a.txt")
+        monkeypatch.setenv("SCRAPER_MOD_SMTP_PASSWORD", "smtp-pw")
+        send_answer(cfg, ans, ssl_context=client_context())
+    finally:
+        ctl.stop()
+    assert logins == [(b"host", b"smtp-pw")]
+    (got,) = handler.inbox
+    assert got.rcpt_tos == ["doc@example.org"] and got.message["Subject"] == "Re: ход"
+    assert got.message.get_content().strip() == "Принято: лечение."

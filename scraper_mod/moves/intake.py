@@ -282,7 +282,7 @@ def answer_pending(ctx, *, send: bool = True) -> tuple[list[Answer], list[int], 
                 sent.add(letter.message_id)
                 ctx.store.put("sent_answers", sorted(sent))
                 answer = _replace(answer, sent=True)
-            except (OSError, smtplib.SMTPException) as e:
+            except (OSError, smtplib.SMTPException, MailboxError) as e:
                 msg = f"answer to message {letter.message_id} not sent: {e}"
                 errors.append(msg)
                 answer = _replace(answer, error=str(e))
@@ -398,17 +398,39 @@ def _write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def send_answer(moves_config, answer: Answer) -> None:
-    """Send one answer by SMTP (``[moves] smtp_host``/``smtp_port``/``smtp_from``)."""
+SMTP_PASSWORD_ENV = "SCRAPER_MOD_SMTP_PASSWORD"
+
+
+def send_answer(moves_config, answer: Answer, *, ssl_context=None) -> None:
+    """Send one answer by SMTP: ``[moves] smtp_host``, ``smtp_port``, ``smtp_from``; and, where
+    the game file has them, ``smtp_security`` (none | starttls | ssl) and ``smtp_username``
+    with the password from ``SCRAPER_MOD_SMTP_PASSWORD`` (never logged)."""
+    import ssl
+    m = moves_config
     msg = EmailMessage()
-    sender = moves_config.smtp_from or f"scraper-mod@{moves_config.smtp_host}"
+    sender = m.smtp_from or f"scraper-mod@{m.smtp_host}"
     msg["From"] = sender
     msg["To"] = answer.to
     msg["Subject"] = answer.subject
     msg["Date"] = format_datetime(datetime.now().astimezone())
     msg["Message-ID"] = make_msgid(domain=sender.rsplit("@", 1)[-1])
     msg.set_content(answer.text)
-    with smtplib.SMTP(moves_config.smtp_host, moves_config.smtp_port, timeout=30) as smtp:
+    security = getattr(m, "smtp_security", None) or "none"
+    username = getattr(m, "smtp_username", None)
+    ctx = ssl_context or ssl.create_default_context()
+    if security == "ssl":
+        smtp = smtplib.SMTP_SSL(m.smtp_host, m.smtp_port, timeout=30, context=ctx)
+    else:
+        smtp = smtplib.SMTP(m.smtp_host, m.smtp_port, timeout=30)
+    with smtp:
+        if security == "starttls":
+            smtp.starttls(context=ctx)
+        if username:
+            password = os.environ.get(SMTP_PASSWORD_ENV)
+            if not password:
+                raise MailboxError("no SMTP password", source=f"smtp:{m.smtp_host}",
+                                   hint=f"set the environment variable {SMTP_PASSWORD_ENV}")
+            smtp.login(username, password)
         smtp.send_message(msg)
 
 
