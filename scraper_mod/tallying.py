@@ -314,7 +314,7 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
     cal = ctx.calendar()
     deadline = cal.deadline(day)
     now = ctx.now()
-    as_of = as_of or now
+    as_of = as_of or now.replace(microsecond=0)
     if as_of.tzinfo is None:
         as_of = as_of.replace(tzinfo=game.timezone)
     final = as_of >= deadline
