@@ -151,3 +151,12 @@ def test_any_text_parses_to_moves_with_known_targets(words, match):
     for m in p.moves:
         assert m.target is None or m.target in nicks
         assert (m.target is None) == bool(m.problem) or m.self_ref
+
+
+def test_a_nick_that_reads_like_a_verb():
+    m = matcher_for([Player("Killer"), Player("Лечила"), Player("Вася")])
+    assert [(x.kind, x.target) for x in parse_moves("kill Killer", m).moves] == [(K, "Killer")]
+    assert [(x.kind, x.target) for x in parse_moves("проверить Лечилу", m).moves] == \
+        [(C, "Лечила")]
+    assert [(x.kind, x.target) for x in parse_moves("Killer: убить Васю", m).moves] == \
+        [(K, "Вася")]

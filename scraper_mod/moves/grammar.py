@@ -157,6 +157,14 @@ def _segment_moves(segment: str, match: Matcher) -> list[ParsedMove]:
     verbs = [(i, verb_kind(w.group())) for i, w in enumerate(words)]
     verbs = [(i, k) for i, k in verbs if k is not None
              and not (i > 0 and fold(words[i - 1].group()) in _NEGATIONS)]
+    # a word right after a verb that names a player is the target, even when it reads like a
+    # verb itself ("kill Killer", «проверить Лечилу»)
+    kept: list[tuple[int, MoveKind]] = []
+    for i, k in verbs:
+        if kept and kept[-1][0] == i - 1 and _names_someone(words, i, match):
+            continue
+        kept.append((i, k))
+    verbs = kept
     out: list[ParsedMove] = []
     for n, (i, kind) in enumerate(verbs):
         end = verbs[n + 1][0] if n + 1 < len(verbs) else len(words)
@@ -179,6 +187,11 @@ def _segment_moves(segment: str, match: Matcher) -> list[ParsedMove]:
                     break
         out.append(found)
     return out
+
+
+def _names_someone(words: list[re.Match], i: int, match: Matcher) -> bool:
+    return any(len(match(" ".join(w.group() for w in words[i:i + n]))) == 1
+               for n in range(1, min(4, len(words) - i) + 1))
 
 
 def _target(kind: MoveKind, rest: list[re.Match], segment: str, match: Matcher) -> ParsedMove:
