@@ -58,19 +58,20 @@ def test_a_night_of_real_mail_over_starttls(tmp_path, imap, smtp):
         (fixture("01-multipart-alternative-utf8-qp.eml"), msk("2024-04-09 12:03:15")),
         (fixture("04-reply-gmail-en-attribution.eml"), msk("2024-04-09 13:47:02")),
         (fixture("02-html-only-cp1251-base64.eml"), msk("2024-04-09 15:20:45")),
-        (fixture("02-html-only-cp1251-base64.eml"), msk("2024-04-09 15:21:10")),  # twice
         (fixture("03-plain-koi8r-qp.eml"), msk("2024-04-09 16:05:09")),
         (fixture("07-forged-sender.eml"), msk("2024-04-09 19:10:00")),
         (fixture("12-two-moves-mislabelled-charset.eml"), msk("2024-04-09 19:59:58")),
+        (fixture("13-duplicate-delivery-a.eml"), msk("2024-04-09 19:40:02")),
+        (fixture("13-duplicate-delivery-b.eml"), msk("2024-04-09 19:40:03")),  # via an alias
         (mail("player7@example.org", "убить Машу"), msk("2024-04-09 20:00:30")),
     ])
     folder = game(tmp_path, imap, smtp, "night1")
     ctx = open_game(folder, clock=FakeClock(msk("2024-04-09 20:05:00")))
     try:
         rep = poll_moves(ctx, source=source(ctx))
-        assert len(rep.fetch.new) == 8 and rep.fetch.ok
-        assert len(rep.duplicates) == 1                      # the second Outlook delivery
-        assert len(rep.answers) == 7 and all(a.sent for a in rep.answers) and not rep.errors
+        assert len(rep.fetch.new) == 9 and rep.fetch.ok
+        assert len(rep.duplicates) == 1                      # the delivery through the alias
+        assert len(rep.answers) == 8 and all(a.sent for a in rep.answers) and not rep.errors
 
         moves = day_moves(ctx, 1)
         got = [(m.player, m.kind.value if m.kind else None, m.target, m.status, m.reason)
@@ -78,35 +79,38 @@ def test_a_night_of_real_mail_over_starttls(tmp_path, imap, smtp):
         assert got == [
             ("Вася", "kill", "Алексей", "counted", ""),
             ("Big Joe", "kill", "NightOwl", "replaced", "overridden_by_boss"),   # R5.2
-            ("doc_Holiday", "heal", "Маша_2", "counted", ""),
+            ("doc_Holiday", "heal", "Маша_2", "replaced", "replaced"),             # R5.1
             ("Алексей", "check", "Big Joe", "counted", ""),
             ("vasya@evil.example", "kill", "Маша_2", "unknown_sender", "unknown_sender"),
+            ("doc_Holiday", "heal", "Алексей", "counted", ""),
             ("Ёжик в тумане", "kill", "Big Joe", "invalid", "role_cannot"),
             ("Ёжик в тумане", "check", "Алексей", "invalid", "role_cannot"),
             ("Игрок-7", "kill", "Маша_2", "late", "late"),                       # R5.1
         ]
         o = day_orders(ctx, 1)
         assert (o.mafia_kill, o.mafia_by, o.heal, o.check, o.maniac_kill) == \
-            ("Алексей", "Вася", "Маша_2", "Big Joe", None)
+            ("Алексей", "Вася", "Алексей", "Big Joe", None)
         assert o.mafia_story == "нашли в парке на скамейке,\nс газетой в руках."
 
         # every answer went out by SMTP to the sender, and into the outbox
         to = sorted(r.rcpt_tos[0] for r in smtp.inbox)
         assert to == sorted(["vasya@example.org", "bigjoe@example.org", "doc@example.org",
-                             "alexey@example.org", "vasya@evil.example", "ezhik@example.org",
-                             "player7@example.org"])
+                             "alexey@example.org", "vasya@evil.example", "doc@example.org",
+                             "ezhik@example.org", "player7@example.org"])
         by_to = {r.rcpt_tos[0]: r.message for r in smtp.inbox}
         assert "Принято: убийство — Алексей." in by_to["vasya@example.org"].get_content()
         assert "Босс прислал свой ход" in by_to["bigjoe@example.org"].get_content()
         assert "после дедлайна" in by_to["player7@example.org"].get_content()
         assert "не записан ни за одним игроком" in by_to["vasya@evil.example"].get_content()
-        assert by_to["doc@example.org"]["Subject"] == "Re: лечение"
+        doc = [r.message for r in smtp.inbox if r.rcpt_tos == ["doc@example.org"]]
+        assert [m["Subject"] for m in doc] == ["Re: лечение", "Re: ход"]
+        assert "Заменяет ваш прежний ход (Маша_2)" in doc[1].get_content()
         outbox = sorted(p.name for p in (folder / "outbox" / "day-1").iterdir())
-        assert len(outbox) == 7
+        assert len(outbox) == 8
 
         # the next poll: nothing new, nothing answered or sent twice
         rep2 = poll_moves(ctx, source=source(ctx))
-        assert rep2.fetch.new == () and rep2.answers == () and len(smtp.inbox) == 7
+        assert rep2.fetch.new == () and rep2.answers == () and len(smtp.inbox) == 8
     finally:
         ctx.close()
 

@@ -147,3 +147,9 @@ def test_random_bytes_never_crash(raw):
         decode_message(raw, label="fuzz")
     except MailboxError:
         pass
+
+
+def test_duplicate_delivery_has_one_message_id():
+    a, b = load("13-duplicate-delivery-a.eml"), load("13-duplicate-delivery-b.eml")
+    assert a.message_id == b.message_id == "CAF=doc+night1-0013@mail.gmail.com"
+    assert (a.sender, a.text) == (b.sender, b.text) == ("doc@example.org", "Ход: лечу Алексея")
