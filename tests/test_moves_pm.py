@@ -139,6 +139,10 @@ def test_pm_on_a_live_board_with_relative_dates(tmp_path):
             clock.set(msk("2024-04-09 20:00:20"))
             assert len(poll_moves(ctx, source=src).fetch.new) == 1
             first, second = ctx.store.messages()
+            ranges = {e["message"]: e for _, _, e in ctx.store.events("pm_time")}
+            assert ranges[second.id]["precision"] == "relative"
+            assert ranges[second.id]["earliest"] < "2024-04-09T20:00:00+03:00" \
+                <= ranges[second.id]["latest"]
             assert msk("2024-04-09 19:45:10") <= first.received_at < msk("2024-04-09 19:51")
             assert second.received_at >= msk("2024-04-09 20:00:00")
             assert [(m.player, m.status) for m in day_moves(ctx, 1)] == [

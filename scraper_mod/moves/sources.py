@@ -472,6 +472,11 @@ class PhpbbPmSource:
                                             stored_at=now)
             if is_new:
                 new.append(mid)
+                # the board shows minutes (or "5 минут назад"): keep the whole range it allows
+                store.log_event("pm_time", {
+                    "message": mid, "msg_id": pm.msg_id, "precision": pm.precision,
+                    "earliest": pm.earliest.isoformat(), "latest": pm.latest.isoformat(),
+                    "fetched_at": view.fetched_at.isoformat()}, at=now)
         return FetchReport(self.name, tuple(new), len(summaries), tuple(errors))
 
 
