@@ -2,7 +2,9 @@
 
 ``poll_moves(ctx)`` reads the configured source (every new message stored raw first), judges
 each new message as things stood when it arrived, and writes its answer to the game's outbox
-(``<game>/outbox/day-N/<message id>.txt``; sent by SMTP when ``[moves] smtp_host`` is set).
+(``<game>/outbox/day-N/<message id>.txt``; sent by SMTP when ``[moves] smtp_host`` is set,
+to players' addresses only: a stranger's message is answered in the outbox, never mailed, so
+spam in the host's mailbox gets no replies).
 
 ``day_moves(ctx, day, as_of=...)`` re-judges a whole day from the stored raw messages, so any
 day can be recomputed later; ``day_orders`` gives the ``NightOrders`` resolution acts on. The
@@ -66,6 +68,7 @@ class Answer:
     path: Path
     sent: bool = False
     error: str = ""
+    known_sender: bool = True  # False: the address is no player's; never mailed (no backscatter)
 
 
 @dataclass(frozen=True)
@@ -262,7 +265,7 @@ def answer_pending(ctx, *, send: bool = True) -> tuple[list[Answer], list[int], 
     for letter in letters:
         if letter.message_id in answered and (
                 letter.message_id in sent or not g.moves.smtp_host or letter.via == "pm"
-                or not letter.sender):
+                or identify(letter.sender, g.players, via=letter.via) is None):
             continue
         day = message_day(cal, letter.received_at)
         try:
@@ -275,8 +278,8 @@ def answer_pending(ctx, *, send: bool = True) -> tuple[list[Answer], list[int], 
             _write_atomic(answer.path, _answer_file(answer))
             answered.add(letter.message_id)
             ctx.store.put("answered_messages", sorted(answered))
-        if send and g.moves.smtp_host and answer.to and letter.via != "pm" \
-                and letter.message_id not in sent:
+        if send and g.moves.smtp_host and answer.to and answer.known_sender \
+                and letter.via != "pm" and letter.message_id not in sent:
             try:
                 send_answer(g.moves, answer)
                 sent.add(letter.message_id)
@@ -368,7 +371,8 @@ def build_answer(ctx, letter: Letter, day: int, *, moves: list[Move] | None = No
                letter.subject.lower().startswith("re:") else letter.subject) or \
         (f"{g.title}: ответ на ваш ход" if g.language == "ru" else f"{g.title}: your night move")
     path = outbox_dir(ctx) / f"day-{day}" / f"{letter.message_id:06d}.txt"
-    return Answer(letter.message_id, day, letter.sender, player, subject, text, path)
+    return Answer(letter.message_id, day, letter.sender, player, subject, text, path,
+                  known_sender=p is not None)
 
 
 def _zone_label(game) -> str:
