@@ -357,7 +357,8 @@ class DemoWorld:
         self.board.add_user(HOST, HOST_ID, colour="AA0000", rank="Ведущий")
         for p in PLAYERS:
             self.board.add_user(p.nick, p.user_id)
-        self.maildir = mailbox.Maildir(str(folder / "moves"), create=True)
+        mailbox.Maildir(str(folder / "moves"), create=True)   # cur/, new/, tmp/
+        self._delivered = 0
         self.post_ids: dict[str, int] = {}
         self.day_topics: dict[int, int] = {}
         self.news_topic: int | None = None
@@ -415,10 +416,19 @@ class DemoWorld:
         msg["Date"] = format_datetime(m.at)
         msg["Message-ID"] = f"<demo-{int(m.at.timestamp())}-{MAILS.index(m)}@demo.example>"
         msg.set_content(m.text)
-        key = self.maildir.add(mailbox.MaildirMessage(msg))
-        # The delivery time the host's side records is the file's mtime (as an MDA sets it).
-        ts = m.at.timestamp()
-        os.utime(self.folder / "moves" / "new" / key, (ts, ts))
+        self.deliver(msg.as_bytes(), m.at)
+
+    def deliver(self, raw: bytes, when: datetime) -> None:
+        """Deliver as a mail delivery agent does at ``when``: write tmp/, rename into new/;
+        the unique name starts with the delivery time (seconds, then ``M`` microseconds) and
+        the file's mtime is that time too: the host's side reads its receive time there."""
+        self._delivered += 1
+        ts = when.timestamp()
+        name = f"{int(ts)}.M{int(round((ts % 1) * 1e6)):06d}P{os.getpid()}Q{self._delivered}.demo"
+        tmp = self.folder / "moves" / "tmp" / name
+        tmp.write_bytes(raw)
+        os.utime(tmp, (ts, ts))
+        os.rename(tmp, self.folder / "moves" / "new" / name)
 
     def script(self) -> None:
         """Put the whole game on the clock's timetable."""
