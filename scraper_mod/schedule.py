@@ -945,7 +945,9 @@ class GameStatus:
         lines.append("daemon: " + (f"running (pid {self.daemon_pid})" if self.daemon_pid
                                    else "not running (start it with 'scraper-mod run GAME')"))
         if self.last_fetch:
-            lines.append(f"last forum fetch: {t(self.last_fetch)}")
+            ago = self.now - self.last_fetch
+            lines.append(f"last forum fetch: {t(self.last_fetch)}"
+                         + (f" ({fmt_delta(ago)} ago)" if ago.total_seconds() >= 60 else ""))
         return "\n".join(lines)
 
 

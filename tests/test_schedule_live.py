@@ -125,6 +125,7 @@ def test_status_and_day_commands_on_a_live_game(world, capsys, monkeypatch):
     assert "day 1: deadline Thu 2024-03-14 20:00 MSK, 1h 30m left" in out
     assert "leaders (tied): Коля (3), Петя (3); 6 votes counted" in out
     assert "daemon: not running" in out
+    assert "last forum fetch: Thu 2024-03-14 18:25 MSK (5m ago)" in out
     assert main(["status", str(folder), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["day"] == 1 and data["seconds_left"] == 5400
