@@ -149,3 +149,17 @@ def test_day_2_is_judged_from_the_stored_state_after_day_1(tmp_path, capsys):
     _, out, _ = run(capsys, folder, "--day", 2, "--format", "json")
     assert [(m["player"], m["status"], m["reason"]) for m in json.loads(out)["moves"]] == [
         ("Алексей", "invalid", "sender_dead"), ("NightOwl", "counted", "")]
+
+
+def test_old_mail_in_the_mailbox_is_not_part_of_the_game(tmp_path, capsys):
+    """A host's everyday mailbox: mail from before the game is stored but never judged or
+    answered; a move sent after early role cards (up to a day before day 1) counts for day 1."""
+    folder = make_game(tmp_path / "g")
+    md = maildir(folder / "moves")
+    deliver(md, mail("news@shop.example", "Скидки недели!"), msk("2024-03-01 10:00:00"))
+    deliver(md, mail("doc@example.org", "лечу Машу"), msk("2024-04-08 20:30:00"))
+    _, out, _ = run(capsys, folder, "--day", 1, "--format", "json")
+    assert [(m["player"], m["status"]) for m in json.loads(out)["moves"]] == [
+        ("doc_Holiday", "counted")]
+    assert len(list((folder / "outbox" / "day-1").iterdir())) == 1
+    assert not (folder / "outbox" / "day-0").exists()

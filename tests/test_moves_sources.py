@@ -255,3 +255,20 @@ def test_imap_folder_with_a_russian_name(imap, store):
     imap.append(imap_folder_name("Ходы"), mail("doc@example.org", "лечу Машу"),
                 msk("2024-04-09 12:00:00"))
     assert len(_source(imap.port, "Ходы").fetch_new(store, now=NOW).new) == 1
+
+
+def test_mail_from_before_the_game_is_never_stored(tmp_path, imap, store):
+    """The host's everyday mailbox: mail older than a day before day 1 stays out of the game's
+    state file (privacy, and nothing to judge)."""
+    since = msk("2024-04-07 21:00:00")
+    imap.create("everyday")
+    imap.append_many("everyday", [
+        (mail("friend@example.net", "Привет!"), msk("2023-12-31 23:00:00")),
+        (mail("doc@example.org", "лечу Машу"), msk("2024-04-09 12:00:00"))])
+    rep = _source(imap.port, "everyday", since=since).fetch_new(store, now=NOW)
+    assert len(rep.new) == 1 and store.messages()[0].received_at == msk("2024-04-09 12:00:00")
+    md = maildir(tmp_path / "md")
+    old = deliver(md, mail("friend@example.net", "Привет!"), msk("2024-01-01 10:00:00"))
+    deliver(md, mail("doc@example.org", "лечу Машу"), msk("2024-04-09 12:00:00"))
+    assert len(MaildirSource(md, since=since).fetch_new(store, now=NOW).new) == 1
+    assert old.exists()   # left alone, not even marked

@@ -9,7 +9,8 @@ spam in the host's mailbox gets no replies).
 ``day_moves(ctx, day, as_of=...)`` re-judges a whole day from the stored raw messages, so any
 day can be recomputed later; ``day_orders`` gives the ``NightOrders`` resolution acts on. The
 day of a message is the game day its receive time falls in (``Calendar.day_at``): a message in
-the hour after a deadline belongs to that day and is late; one before day 1 counts for day 1.
+the hour after a deadline belongs to that day and is late; one sent up to a day before day 1
+starts counts for day 1, and older mail is not part of the game (stored, never answered).
 A second delivery of the same Message-ID is recognised and ignored (no answer, not judged).
 """
 
@@ -20,7 +21,7 @@ import os
 import smtplib
 import tempfile
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
@@ -137,9 +138,18 @@ def requests_from_letter(letter: Letter, players: tuple[Player, ...], match) -> 
     return out
 
 
+#: how long before day 1 starts a message still counts for day 1 (role cards sent early)
+EARLY_MARGIN = timedelta(days=1)
+
+
 def message_day(calendar, received_at: datetime) -> int:
-    """The game day a message belongs to (its deadline's day); day 1 for anything earlier."""
-    return max(1, calendar.day_at(received_at))
+    """The game day a message belongs to (the day whose deadline it is due at); day 1 for a
+    message up to a day before day 1 starts; 0 for older mail, which is not part of the game
+    (a host's everyday mailbox holds years of it): stored, but never judged or answered."""
+    day = calendar.day_at(received_at)
+    if day >= 1:
+        return day
+    return 1 if received_at >= calendar.day_start(1) - EARLY_MARGIN else 0
 
 
 def _letters(ctx, *, as_of: datetime | None = None) -> tuple[list[Letter], list[int]]:
@@ -268,6 +278,8 @@ def answer_pending(ctx, *, send: bool = True) -> tuple[list[Answer], list[int], 
                 or identify(letter.sender, g.players, via=letter.via) is None):
             continue
         day = message_day(cal, letter.received_at)
+        if day == 0:
+            continue
         try:
             answer = build_answer(ctx, letter, day,
                                   moves=judge.moves(day, as_of=letter.received_at))

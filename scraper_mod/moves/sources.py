@@ -40,7 +40,7 @@ import re
 import socket
 import ssl
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable, Protocol
 
@@ -103,9 +103,10 @@ def delivery_time(key: str, mtime: float) -> datetime:
 class MaildirSource:
     """A Maildir folder (``cur/``, ``new/``, ``tmp/``)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, since: datetime | None = None) -> None:
         self.path = Path(path).absolute()
         self.name = f"maildir:{self.path}"
+        self.since = since  # older mail is left alone: not stored, not marked
 
     def _open(self) -> mailbox.Maildir:
         if not self.path.is_dir():
@@ -138,9 +139,11 @@ class MaildirSource:
                 errors.append(f"{self.name}: message {key}: cannot read: "
                               f"{getattr(e, 'strerror', None) or e}")
                 continue
+            received = delivery_time(key, msg.get_date())
+            if self.since is not None and received < self.since:
+                continue
             if key not in stored:
-                mid, is_new = store.add_message(self.name, key, raw,
-                                                received_at=delivery_time(key, msg.get_date()),
+                mid, is_new = store.add_message(self.name, key, raw, received_at=received,
                                                 stored_at=now)
                 if is_new:
                     new.append(mid)
@@ -246,7 +249,6 @@ _DROPPED = (imaplib.IMAP4.abort, OSError, EOFError, socket.timeout, ssl.SSLError
 
 def parse_internaldate(meta: bytes) -> datetime | None:
     """The INTERNALDATE of a FETCH response line, as an aware datetime."""
-    from datetime import timedelta
     m = _INTERNALDATE.search(meta)
     if not m:
         return None
@@ -265,7 +267,7 @@ class ImapSource:
     def __init__(self, host: str, *, port: int | None = None, username: str | None = None,
                  folder: str = "INBOX", security: str = "ssl", password: str | None = None,
                  ssl_context: ssl.SSLContext | None = None, timeout: float = 30.0,
-                 batch: int = 1) -> None:
+                 since: datetime | None = None) -> None:
         if security not in ("ssl", "starttls", "none"):
             raise MailboxError(f"unknown security {security!r}", source=f"imap:{host}",
                                hint="[moves] security is ssl, starttls or none")
@@ -277,6 +279,7 @@ class ImapSource:
         self._password = password
         self.ssl_context = ssl_context
         self.timeout = timeout
+        self.since = since  # older mail (by INTERNALDATE) is never fetched
         self.name = f"imap:{username or ''}@{host}:{self.port}/{folder}"
 
     def __repr__(self) -> str:  # never shows the password
@@ -334,7 +337,12 @@ class ImapSource:
             if state and state.get("uidvalidity") not in (None, uidvalidity):
                 log.warning("%s: UIDVALIDITY changed (%s -> %s): reading the folder again",
                             self.name, state.get("uidvalidity"), uidvalidity)
-            typ, data = conn.uid("SEARCH", None, f"UID {last + 1}:*")
+            criteria = f"UID {last + 1}:*"
+            if self.since is not None:
+                # SINCE is by date in the server's zone: a day's margin, then exact below
+                day = (self.since - timedelta(days=1)).strftime("%d-%b-%Y")
+                criteria += f" SINCE {day}"
+            typ, data = conn.uid("SEARCH", None, criteria)
             if typ != "OK":
                 raise self._fail(f"UID SEARCH failed: {data!r}")
             uids = sorted(int(x) for x in (data[0] or b"").split() if int(x) > last)
@@ -348,6 +356,10 @@ class ImapSource:
                 received = parse_internaldate(meta)
                 if received is None:
                     raise self._fail(f"UID {uid}: the server gave no INTERNALDATE")
+                if self.since is not None and received < self.since:
+                    store.set_source_state(self.name, {"uidvalidity": uidvalidity,
+                                                       "last_uid": uid})
+                    continue
                 mid, is_new = store.add_message(self.name, f"{uidvalidity}/{uid}", raw,
                                                 received_at=received, stored_at=now)
                 if is_new:
@@ -480,6 +492,14 @@ class PhpbbPmSource:
         return FetchReport(self.name, tuple(new), len(summaries), tuple(errors))
 
 
+def game_since(game) -> datetime:
+    """From when a mailbox's mail can belong to the game: a day before day 1 starts (role
+    cards may go out early). Older mail, a host's everyday mailbox, is never stored."""
+    from datetime import datetime as dt
+    start = dt.combine(game.start, game.day_start, tzinfo=game.timezone)
+    return start - timedelta(days=1)
+
+
 def source_for(game, *, client_factory: Callable[[], object] | None = None,
                ssl_context: ssl.SSLContext | None = None) -> MoveSource:
     """The move source configured in a game's ``[moves]``."""
@@ -489,13 +509,14 @@ def source_for(game, *, client_factory: Callable[[], object] | None = None,
         raise ConfigError("no move source configured", path=str(game.path), key="moves.source",
                           hint='set source = "maildir", "imap", "queue" or "phpbb_pm"')
     folder = game.folder / m.path
+    since = game_since(game)
     if m.source == "maildir":
-        return MaildirSource(folder)
+        return MaildirSource(folder, since=since)
     if m.source == "queue":
         return QueueSource(folder)
     if m.source == "imap":
         return ImapSource(m.host, port=m.port, username=m.username, folder=m.folder,
-                          security=m.security, ssl_context=ssl_context)
+                          security=m.security, ssl_context=ssl_context, since=since)
     if m.source == "phpbb_pm":
         if not game.forum.url:
             from ..errors import ConfigError
