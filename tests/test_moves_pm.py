@@ -122,16 +122,17 @@ def test_pm_on_a_live_board_with_relative_dates(tmp_path):
     """A real HTTP board (LocalBoard) whose PM dates are relative («5 минут назад»): the
     receive time is the latest instant the shown date allows, so a PM seen before the deadline
     is on time and one whose minute cannot be told from the deadline, seen after it, is late
-    (as R2.6 decides for posts)."""
+    (as R2.6 decides for posts). A PM from an earlier game is not fetched."""
     from scraper_mod.forum.localboard import LocalBoard
     clock = FakeClock(msk("2024-04-09 19:50:00"))
     with LocalBoard(language="ru", clock=clock, username="admin", password="host-pass",
                     relative_dates=True) as board:
         board.send_pm("doc_Holiday", 65, "ход", "лечу Машу", msk("2024-04-09 19:45:10"))
+        board.send_pm("Вася", 58, "Игра 1", "спасибо за игру", msk("2024-02-01 12:00:00"))
         c = ForumClient(base_url=board.url, username="admin", password="host-pass",
                         min_delay=0, sleep=clock.sleep, now=clock.now,
                         monotonic=lambda: clock.now().timestamp())
-        src = PhpbbPmSource(c, board.url)
+        src = PhpbbPmSource(c, board.url, since=msk("2024-04-07 21:00:00"))
         ctx = open_game(make_game(tmp_path / "g", moves={"source": "phpbb_pm"}), clock=clock)
         try:
             assert len(poll_moves(ctx, source=src).fetch.new) == 1

@@ -439,6 +439,7 @@ class PhpbbPmSource:
     base_url: str
     board_tz: object = None
     folder: str = "inbox"
+    since: datetime | None = None  # older PMs (other games) are not fetched
     name: str = field(init=False)
 
     def __post_init__(self) -> None:
@@ -470,7 +471,7 @@ class PhpbbPmSource:
         # oldest first, so the store's order follows arrival
         for s in sorted(summaries, key=lambda s: s.msg_id):
             key = f"pm/{s.msg_id}"
-            if key in stored:
+            if key in stored or (self.since is not None and s.latest < self.since):
                 continue
             try:
                 view = self.client.get_page(self.view_url(s.msg_id))
@@ -529,5 +530,5 @@ def source_for(game, *, client_factory: Callable[[], object] | None = None,
                                  retries=game.forum.retries)
         else:
             client = client_factory()
-        return PhpbbPmSource(client, game.forum.url, board_tz=game.timezone)
+        return PhpbbPmSource(client, game.forum.url, board_tz=game.timezone, since=since)
     raise MailboxError(f"unknown move source {m.source!r}")
