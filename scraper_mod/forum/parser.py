@@ -626,10 +626,11 @@ class _Scan:
     h2s; table styles (subsilver2, phpBB 2) also walk the links, spans and cells."""
 
     __slots__ = ("post_divs", "pagination", "nav_tds", "reply_links", "rel_next", "title_el",
-                 "canonical", "anchors", "gensmall_b", "has_postbody", "doc")
+                 "canonical", "anchors", "gensmall_b", "has_postbody", "doc", "expected")
 
     def __init__(self, doc, raw: bytes | str = b"") -> None:
         self.doc = doc
+        self.expected = -1          # prosilver posts the bytes show (-1: not counted)
         self.post_divs: list = []
         self.pagination: list = []
         self.nav_tds: list = []
@@ -690,6 +691,7 @@ class _Scan:
                 if i and i[0] == "p" and i[1:].isdigit() and " post " in f" {el.get('class')} ":
                     self.post_divs.append(el)
             expected = len(_RE_RAW_POST.findall(raw)) if isinstance(raw, bytes) else -1
+            self.expected = expected
             if expected != len(self.post_divs):
                 self.post_divs = [el for el in doc.iter("div")
                                   if _RE_POST_ID.match(el.get("id") or "")
@@ -1225,6 +1227,36 @@ def _walk_phpbb2_cell(td) -> BodyParts:
 
 # ---------------------------------------------------------------- entry points
 
+_BOTTOM_BAR = b'<div class="action-bar bar-bottom">'
+
+
+def _topic_region(body):
+    """The part of a prosilver page (3.1+) that holds the topic: from the topic title to the
+    end of the posts, under the page's own <html> tag (its lang). The navigation bar above
+    and the bottom bar, jump box and board footer below hold nothing the parser reads, and
+    parsing a fifth less of every page matters to a poller; the bytes show where the parts
+    are, and any page that does not show it plainly is parsed whole."""
+    if not isinstance(body, bytes):
+        return body
+    last = len(body)
+    while True:     # the last post's start: '<div id="p' and a digit (not page-footer)
+        last = body.rfind(b'<div id="p', 0, last)
+        if last < 0:
+            return body
+        if body[last + 10:last + 11].isdigit():
+            break
+    end = body.find(_BOTTOM_BAR, last)
+    if end < 0:
+        return body
+    start = body.find(b'<h2 class="topic-title"', 0, last)
+    head_end = body.find(b"<body", 0, start) if start > 0 else -1
+    head_end = body.find(b">", head_end) + 1 if head_end > 0 else 0
+    if start < 0 or head_end <= 0:
+        return body[:end] + b"</div></div></body></html>"
+    # <html lang>, <head> (charset, title) and <body>, then the topic
+    return body[:head_end] + body[start:end] + b"</body></html>"
+
+
 def _detect_style(scan: _Scan) -> str:
     if scan.post_divs:
         return "prosilver"
@@ -1264,10 +1296,19 @@ def _parse_topic_page(body, *, url, fetched_at, board_tz) -> TopicPage:
     if fetched_at is not None and fetched_at.tzinfo is None:
         raise ParseError("fetched_at must be timezone-aware (the board's clock at fetch, "
                          "e.g. the Date header)", url=url or None)
-    doc = parse_html(body, url)
+    # the zone the page declares stands in its footer: keep the footer when it is wanted
+    region = _topic_region(body) if board_tz is not None else body
+    doc = parse_html(region, url)
     scan = _Scan(doc, body)
+    if region is not body and scan.expected != len(scan.post_divs):
+        # the region missed posts the bytes have: read the whole page
+        region = body
+        doc = parse_html(body, url)
+        scan = _Scan(doc, body)
     style = _detect_style(scan)
     if not style:
+        if region is not body:
+            doc = parse_html(body, url)     # classify on the whole page
         raise classify_error_page(doc, url=url)
     if not _complete(body):
         raise ParseError("the page is truncated (no </html>); posts may be missing",
