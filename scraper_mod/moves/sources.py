@@ -31,6 +31,7 @@ check.
 
 from __future__ import annotations
 
+import hashlib
 import imaplib
 import json
 import logging
@@ -175,7 +176,6 @@ class QueueSource:
         self.name = f"queue:{self.path}"
 
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
-        import hashlib
         if not self.path.is_dir():
             raise MailboxError("no such queue folder", source=self.name,
                                hint="check [moves] path in game.toml")
@@ -496,8 +496,7 @@ class PhpbbPmSource:
 def game_since(game) -> datetime:
     """From when a mailbox's mail can belong to the game: a day before day 1 starts (role
     cards may go out early). Older mail, a host's everyday mailbox, is never stored."""
-    from datetime import datetime as dt
-    start = dt.combine(game.start, game.day_start, tzinfo=game.timezone)
+    start = datetime.combine(game.start, game.day_start, tzinfo=game.timezone)
     return start - timedelta(days=1)
 
 
