@@ -116,3 +116,16 @@ def test_guest_post_has_no_user_id():
         "datetime=\"2024-04-08T18:07:12+00:00\">",
     })
     assert (p.author, p.author_id) == ("Гость Петя", None)
+
+
+def test_posts_found_when_markup_differs_from_the_usual_bytes():
+    """The parser reads a region of the page and checks its posts against a count of the
+    usual '<div id="pN" class="post' bytes: a post written another way (attributes swapped,
+    as another template engine might) still counts, via a whole-page read."""
+    body, url, fetched_at = page("prosilver-ru", "guest_viewtopic_t4_start0.html")
+    odd = body.replace(b'<div id="p64" class="post has-profile bg1">',
+                       b'<div class="post has-profile bg1" id="p64">')
+    assert odd != body
+    tp = parse_topic_page(odd, url=url, fetched_at=fetched_at)
+    assert [p.post_id for p in tp.posts] == list(range(63, 88))
+    assert tp.posts[1].text == "Всем привет! Первый день, голосуем наугад?"

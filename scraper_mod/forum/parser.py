@@ -1230,30 +1230,43 @@ def _walk_phpbb2_cell(td) -> BodyParts:
 _BOTTOM_BAR = b'<div class="action-bar bar-bottom">'
 
 
+_RE_RAW_ANCHOR = re.compile(rb'<a name="p\d+"')
+
+
+def _head(body: bytes, before: int) -> int:
+    """Where the <body ...> tag before ``before`` ends (0: not found)."""
+    i = body.find(b"<body", 0, before)
+    return body.find(b">", i) + 1 if i > 0 else 0
+
+
 def _topic_region(body):
-    """The part of a prosilver page (3.1+) that holds the topic: from the topic title to the
-    end of the posts, under the page's own <html> tag (its lang). The navigation bar above
-    and the bottom bar, jump box and board footer below hold nothing the parser reads, and
-    parsing a fifth less of every page matters to a poller; the bytes show where the parts
-    are, and any page that does not show it plainly is parsed whole."""
+    """The part of a page that holds the topic: <html>, <head> and <body> tags, then from the
+    topic title to the end of the last post. The navigation above and the bottom bars, jump
+    box and board footer below hold nothing the parser reads, and parsing a fifth less of
+    every page matters to a poller. Only where the bytes show the parts plainly (prosilver
+    3.1+, subsilver2); the caller checks the posts against a count in the bytes and parses
+    the whole page when they differ."""
     if not isinstance(body, bytes):
         return body
     last = len(body)
-    while True:     # the last post's start: '<div id="p' and a digit (not page-footer)
+    while True:     # the last prosilver post: '<div id="p' and a digit (not page-footer)
         last = body.rfind(b'<div id="p', 0, last)
-        if last < 0:
-            return body
-        if body[last + 10:last + 11].isdigit():
+        if last < 0 or body[last + 10:last + 11].isdigit():
             break
-    end = body.find(_BOTTOM_BAR, last)
-    if end < 0:
+    if last >= 0:
+        end = body.find(_BOTTOM_BAR, last)
+        start = body.find(b'<h2 class="topic-title"', 0, last)
+    else:
+        # subsilver2: from the page header (the title) to the table of the last post
+        last = body.rfind(b'<a name="p')
+        if last < 0 or not body[last + 10:last + 11].isdigit():
+            return body
+        end = body.find(b'class="spacer"', last)
+        end = body.find(b"</table>", end) + 8 if end > 0 else -1
+        start = body.find(b'<div id="pageheader">', 0, last)
+    head_end = _head(body, start) if start > 0 else 0
+    if end <= last or head_end <= 0:
         return body
-    start = body.find(b'<h2 class="topic-title"', 0, last)
-    head_end = body.find(b"<body", 0, start) if start > 0 else -1
-    head_end = body.find(b">", head_end) + 1 if head_end > 0 else 0
-    if start < 0 or head_end <= 0:
-        return body[:end] + b"</div></div></body></html>"
-    # <html lang>, <head> (charset, title) and <body>, then the topic
     return body[:head_end] + body[start:end] + b"</body></html>"
 
 
@@ -1300,7 +1313,10 @@ def _parse_topic_page(body, *, url, fetched_at, board_tz) -> TopicPage:
     region = _topic_region(body) if board_tz is not None else body
     doc = parse_html(region, url)
     scan = _Scan(doc, body)
-    if region is not body and scan.expected != len(scan.post_divs):
+    if region is not body and (
+            scan.expected != len(scan.post_divs) if scan.post_divs else
+            len(_RE_RAW_ANCHOR.findall(body)) != sum(
+                1 for a in scan.anchors if _RE_POST_ID.match(a.get("name") or ""))):
         # the region missed posts the bytes have: read the whole page
         region = body
         doc = parse_html(body, url)
