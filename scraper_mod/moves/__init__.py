@@ -1,0 +1,26 @@
+"""Night-move intake (issue 5; RULES.md R5): players send their night moves privately, and
+scraper-mod collects them all day, judges each and answers the sender at once.
+
+- ``sources``  where moves arrive: a Maildir, an IMAP folder, a queue folder, the host's phpBB
+  private messages; each message is stored raw with the host side's receive time first;
+- ``mail``     decoding real mail (MIME, charsets, HTML, quotes and forwards removed);
+- ``grammar``  the move grammar, Russian and English («убить Васю», "kill Vasya", «история: …»,
+  «код: …»);
+- ``targets``  target names matched like votes (``rules.names``);
+- ``intake``   ``poll_moves`` (fetch, judge, answer) and ``day_moves``/``day_orders``
+  (re-judge a day from the stored messages for resolution); the judging itself is the pure
+  ``scraper_mod.rules.moves``.
+
+The game file's ``[moves]`` table::
+
+    source = "maildir"        # maildir | imap | queue | phpbb_pm
+    path = "moves"            # the Maildir or queue folder, relative to the game folder
+    host = "imap.example.org" # imap: host, port, username, folder, security (ssl|starttls|none);
+    username = "host@example.org"   # the password from SCRAPER_MOD_IMAP_PASSWORD
+    require_code = false      # true: a move must carry the player's secret code (``code``)
+    outbox = "outbox"         # answers: <game>/outbox/day-N/<message>.txt
+    smtp_host = "localhost"   # when set, answers to players are also mailed (smtp_port, smtp_from)
+
+``phpbb_pm`` reads the inbox of the ``[forum]`` user over the same logged-in session as the
+forum reader (password from SCRAPER_MOD_FORUM_PASSWORD).
+"""
