@@ -131,6 +131,9 @@ class Store:
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL" if self.path != ":memory:" else
                             "PRAGMA journal_mode=MEMORY")
+            # WAL + NORMAL: a commit survives a process crash; only an OS crash may lose the
+            # last commits, which the next poll fetches again.
+            self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
         except sqlite3.DatabaseError as e:
@@ -206,7 +209,9 @@ class Store:
         h = content_hash(content)
         last = self.db.execute("SELECT sha256 FROM post_versions WHERE topic=? AND post_id=? "
                                "ORDER BY id DESC LIMIT 1", (topic, post_id)).fetchone()
-        self.db.execute("DELETE FROM post_deletions WHERE topic=? AND post_id=?", (topic, post_id))
+        if self._has_deletions:
+            self.db.execute("DELETE FROM post_deletions WHERE topic=? AND post_id=?",
+                            (topic, post_id))
         if last and last[0] == h:
             return False
         self.db.execute("INSERT INTO post_versions (topic, post_id, fetched_at, fetch_id, sha256, "
@@ -228,6 +233,10 @@ class Store:
     def known_post_ids(self, topic: str) -> set[int]:
         return {r[0] for r in self.db.execute(
             "SELECT DISTINCT post_id FROM post_versions WHERE topic=?", (topic,))}
+
+    @property
+    def _has_deletions(self) -> bool:
+        return self.db.execute("SELECT 1 FROM post_deletions LIMIT 1").fetchone() is not None
 
     def mark_deleted(self, topic: str, post_id: int, *, detected_at: datetime) -> None:
         self.db.execute("INSERT OR IGNORE INTO post_deletions VALUES (?, ?, ?)",

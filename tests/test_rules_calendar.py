@@ -156,3 +156,29 @@ def test_naive_instant_is_rejected():
 def test_days_numbered_from_one():
     with pytest.raises(RulesError, match="numbered from 1"):
         cal().deadline(0)
+
+
+def test_r1_4_deadline_moved_past_the_day_start_does_not_skip_a_day():
+    """R1.4: Thursday's deadline moved 20:00 -> 22:30; the next day starts after the usual
+    hour of processing (23:30) and ends at Friday's regular 20:00, not a day later."""
+    from datetime import date, datetime, time
+    from zoneinfo import ZoneInfo
+
+    from scraper_mod.rules.calendar import Calendar
+    msk = ZoneInfo("Europe/Moscow")
+    # 2024-03-14 is a Thursday: day 1 runs Thu 21:00 -> Fri 20:00; day 0 does not exist, so
+    # start on Wednesday: day 1 = Wed 21:00 -> Thu 20:00 (moved to 22:30).
+    cal = Calendar(start=date(2024, 3, 13), tz=msk,
+                   moved={1: datetime(2024, 3, 14, 22, 30, tzinfo=msk)})
+    assert cal.deadline(1) == datetime(2024, 3, 14, 22, 30, tzinfo=msk)
+    assert cal.day_start(2) == datetime(2024, 3, 14, 23, 30, tzinfo=msk)
+    assert cal.deadline(2) == datetime(2024, 3, 15, 20, 0, tzinfo=msk)
+    # a deadline moved a little (20:30) keeps the regular 21:00 start
+    cal2 = Calendar(start=date(2024, 3, 13), tz=msk,
+                    moved={1: datetime(2024, 3, 14, 20, 30, tzinfo=msk)})
+    assert cal2.day_start(2) == datetime(2024, 3, 14, 21, 0, tzinfo=msk)
+    # moved past midnight: the next day still ends at that Friday's 20:00
+    cal3 = Calendar(start=date(2024, 3, 13), tz=msk,
+                    moved={1: datetime(2024, 3, 15, 1, 0, tzinfo=msk)})
+    assert cal3.day_start(2) == datetime(2024, 3, 15, 2, 0, tzinfo=msk)
+    assert cal3.deadline(2) == datetime(2024, 3, 15, 20, 0, tzinfo=msk)

@@ -96,12 +96,27 @@ class Calendar:
             d += timedelta(days=1)
         return _local(d, self.deadline_time, self.tz)
 
+    def _processing_gap(self) -> timedelta:
+        """The usual time between a deadline and the next day's start (R1.2: one hour)."""
+        day = date(2000, 1, 3)
+        gap = datetime.combine(day, self.day_start_time) - datetime.combine(day, self.deadline_time)
+        return gap % timedelta(days=1)
+
     def _next_start(self, after: datetime) -> datetime:
-        """The first ``day_start`` wall time at or after ``after``."""
+        """The first ``day_start`` wall time at or after ``after`` (R1.2).
+
+        After a deadline moved late (R1.4: Thursday 20:00 -> 22:30, or past midnight) the next
+        ``day_start`` would be almost a day away and a whole game day would vanish; then the
+        next day starts after the usual processing gap instead (22:30 -> 23:30).
+        """
         d = after.date()
         while _aware(_local(d, self.day_start_time, self.tz)) < _aware(after):
             d += timedelta(days=1)
-        return _local(d, self.day_start_time, self.tz)
+        regular = _local(d, self.day_start_time, self.tz)
+        gap = self._processing_gap()
+        if _aware(regular) - _aware(after) > gap + timedelta(hours=3):
+            return (_aware(after) + gap).astimezone(self.tz)
+        return regular
 
     def _day(self, n: int) -> tuple[datetime, datetime]:
         if n < 1:
