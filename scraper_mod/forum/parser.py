@@ -618,6 +618,9 @@ _RE_GOTO = re.compile(r"goto page|go to page|на страницу|перейт�
 
 
 _RE_RAW_POST = re.compile(rb'<div id="p\d+" class="post[ "]')
+_X_FOLLOWING_ANCHORS = etree.XPath("following::a[@name]")
+
+
 class _Scan:
     """What the page-level fields need, found with as few tree walks as possible: a handful
     of full-tree XPath queries would cost more than the parse itself.
@@ -712,14 +715,19 @@ class _Scan:
                     self.title_el, title_prio = a, 4
 
     def _tables(self, doc) -> None:
+        # the title, the reply button and the page numbers stand above the first post: walk
+        # links and cells up to it, then take the later post anchors with one XPath (C speed)
         title_prio = 9
-        named = False
+        first = None
         for el in doc.iter("a", "td", "h2"):
             tag = el.tag
             if tag == "a":
-                if el.get("name") is not None:
+                name = el.get("name")
+                if name is not None:
                     self.anchors.append(el)
-                    named = True
+                    if name[:1] == "p" and name[1:].isdigit() or name.isdigit():
+                        first = el
+                        break
                 href = el.get("href")
                 if href is None or "php" not in href:
                     continue
@@ -740,9 +748,10 @@ class _Scan:
                 a = el.find("a")
                 if a is not None and "viewtopic" in (a.get("href") or ""):
                     self.title_el, title_prio = a, 4
-        if not named:
+        if first is None:
             return
-        if any(_RE_POST_ID.match(a.get("name")) for a in self.anchors):
+        self.anchors.extend(_X_FOLLOWING_ANCHORS(first))
+        if first.get("name")[:1] == "p":
             return      # subsilver2: its page numbers stand in td.nav
         # phpBB 2: "Goto page" in span.gensmall > b, bodies in span.postbody
         for el in doc.iter("span"):
