@@ -50,3 +50,14 @@ def test_installed_package_ships_its_templates(installed):
     assert "site-packages" in where and str(ROOT) not in where
     assert int(count) >= len(list((ROOT / "templates").glob("*.j2")))
     assert int(count) > 0
+
+
+def test_installed_demo_plays_a_whole_game(installed):
+    """The README's first quick-start command: the demo runs from a non-editable install."""
+    env_dir, base = installed
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = subprocess.run([str(env_dir / "bin" / "scraper-mod"), "demo"], cwd=base,
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "winner: town" in r.stdout
+    assert "[b]" in r.stdout  # the newspapers are printed as BBCode
