@@ -39,6 +39,9 @@ What a page may lack, and what is returned then:
 * no user ids (guests, deleted users, static mirrors whose links were rewritten): ``author_id``
   None; no topic id in any link: ``topic_id`` None; quotes without a post id (phpBB 3.0, 2.0):
   not listed in ``quotes`` (their text still goes to ``hidden`` with ``quoted_post_id`` None).
+* ``locked`` is read from the reply button (prosilver 3.3: «Тема закрыта» with a lock icon,
+  3.0/3.1: ``div.locked-icon``, subsilver2 and phpBB 2: a ``…locked…`` button image); a
+  viewer who may not reply gets no button, and the topic then reads as not locked.
 * the time zone: phpBB shows dates in the viewer's zone; pass it as ``board_tz``.
   ``declared_timezone(body)`` reads the zone the page states in its footer («Часовой пояс»,
   "All times are UTC+03:00", "GMT + 1 Hour"), which ``parse_topic_file`` uses.
@@ -545,7 +548,8 @@ _NOT_FOUND = ("the requested topic does not exist", "запрошенной те
               "the topic or post you requested does not exist",
               "темы или сообщения, которое вы запросили, не существует",
               "the forum you selected does not exist", "форум, который вы выбрали, не существует",
-              "выбранного вами форума не существует", "тема не существует")
+              "выбранного вами форума не существует", "тема не существует",
+              "которую вы запросили, не существует", "сообщения, которое вы запросили")
 _DISABLED = ("this board is currently unavailable", "конференция в настоящий момент недоступна",
              "board is currently disabled", "форум временно отключен",
              "форум в настоящий момент недоступен")
@@ -553,7 +557,8 @@ _LOGIN = ("requires you to be registered and logged in", "must be registered and
           "должны быть авторизованы", "должны быть зарегистрированы и авторизованы",
           "авторизуйтесь для входа", "you need to login in order to",
           "you are not authorised to read", "вы не можете читать", "нет доступа к этому форуму",
-          "please login to access", "you must be logged in", "необходимо авторизоваться")
+          "please login to access", "you must be logged in", "необходимо авторизоваться",
+          "не авторизованы для чтения", "нет прав для чтения")
 _CHALLENGE = ("just a moment...", "checking your browser", "cf-browser-verification",
               "challenge-platform", "cf_chl_", "ddos-guard", "attention required! | cloudflare",
               "enable javascript and cookies to continue", "captcha-delivery", "sucuri website firewall",
