@@ -163,3 +163,25 @@ def test_old_mail_in_the_mailbox_is_not_part_of_the_game(tmp_path, capsys):
         ("doc_Holiday", "counted")]
     assert len(list((folder / "outbox" / "day-1").iterdir())) == 1
     assert not (folder / "outbox" / "day-0").exists()
+
+
+def test_an_idle_poll_reads_nothing_again(tmp_path, monkeypatch):
+    """Once every stored message is answered, a poll with nothing new decodes nothing."""
+    from scraper_mod.clock import FakeClock
+    from scraper_mod.context import open_game
+    from scraper_mod.moves import intake
+    folder = make_game(tmp_path / "g")
+    md = maildir(folder / "moves")
+    deliver(md, mail("doc@example.org", "лечу Машу"), msk("2024-04-09 12:00:00"))
+    deliver(md, mail("news@shop.example", "Скидки!"), msk("2024-04-09 12:30:00"))
+    ctx = open_game(folder, clock=FakeClock(msk("2024-04-09 13:00:00")))
+    try:
+        assert len(intake.poll_moves(ctx).answers) == 2
+        reads = []
+        real = intake.read_letter
+        monkeypatch.setattr(intake, "read_letter", lambda m: reads.append(m.id) or real(m))
+        assert intake.poll_moves(ctx).answers == () and reads == []
+        deliver(md, mail("alexey@example.org", "проверить Big Joe"), msk("2024-04-09 13:10:00"))
+        assert [a.to for a in intake.poll_moves(ctx).answers] == ["alexey@example.org"]
+    finally:
+        ctx.close()

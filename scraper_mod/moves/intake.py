@@ -263,45 +263,58 @@ def outbox_dir(ctx) -> Path:
 
 
 def answer_pending(ctx, *, send: bool = True) -> tuple[list[Answer], list[int], list[str]]:
-    """Write an answer for every stored message that has none yet; send unsent ones."""
+    """Write an answer for every stored message that has none yet; send unsent ones.
+
+    Messages that need nothing more (answered and mailed or never to be mailed, second
+    deliveries, mail from before the game) are remembered as settled, so an idle poll reads
+    nothing."""
+    store = ctx.store
+    settled = set(store.get("settled_messages", []))
+    if all(m.id in settled for m in store.messages()):
+        return [], [], []
     letters, dups = _letters(ctx)
+    settled.update(dups)
     cal = ctx.calendar()
     judge = _DayJudge(ctx, letters)
-    answered = set(ctx.store.get("answered_messages", []))
-    sent = set(ctx.store.get("sent_answers", []))
+    answered = set(store.get("answered_messages", []))
+    sent = set(store.get("sent_answers", []))
     out: list[Answer] = []
     errors: list[str] = []
     g = ctx.game
     for letter in letters:
-        if letter.message_id in answered and (
-                letter.message_id in sent or not g.moves.smtp_host or letter.via == "pm"
-                or identify(letter.sender, g.players, via=letter.via) is None):
+        mid = letter.message_id
+        if mid in settled:
             continue
         day = message_day(cal, letter.received_at)
         if day == 0:
+            settled.add(mid)
             continue
         try:
             answer = build_answer(ctx, letter, day,
-                                  moves=judge.moves(day, as_of=letter.received_at))
+                                  moves=judge.moves(day, as_of=letter.received_at),
+                                  requests=judge.requests(letter))
         except ScraperModError as e:
-            errors.append(f"message {letter.message_id}: {e}")
+            errors.append(f"message {mid}: {e}")
             continue
-        if letter.message_id not in answered:
+        if mid not in answered:
             _write_atomic(answer.path, _answer_file(answer))
-            answered.add(letter.message_id)
-            ctx.store.put("answered_messages", sorted(answered))
-        if send and g.moves.smtp_host and answer.to and answer.known_sender \
-                and letter.via != "pm" and letter.message_id not in sent:
+            answered.add(mid)
+            store.put("answered_messages", sorted(answered))
+        mailable = bool(g.moves.smtp_host and answer.to and answer.known_sender
+                        and letter.via != "pm")
+        if send and mailable and mid not in sent:
             try:
                 send_answer(g.moves, answer)
-                sent.add(letter.message_id)
-                ctx.store.put("sent_answers", sorted(sent))
+                sent.add(mid)
+                store.put("sent_answers", sorted(sent))
                 answer = _replace(answer, sent=True)
             except (OSError, smtplib.SMTPException, MailboxError) as e:
-                msg = f"answer to message {letter.message_id} not sent: {e}"
-                errors.append(msg)
+                errors.append(f"answer to message {mid} not sent: {e}")
                 answer = _replace(answer, error=str(e))
+        if not mailable or mid in sent:
+            settled.add(mid)
         out.append(answer)
+    store.put("settled_messages", sorted(settled))
     return out, dups, errors
 
 
@@ -321,15 +334,20 @@ class _DayJudge:
         self.letters = letters
         self._requests: dict[int, list[MoveRequest]] = {}
         self._states: dict[int, GameState] = {}
+        self._days = {letter.message_id: message_day(self.cal, letter.received_at)
+                      for letter in letters}
+
+    def requests(self, letter: Letter) -> list[MoveRequest]:
+        if letter.message_id not in self._requests:
+            self._requests[letter.message_id] = requests_from_letter(letter, self.players,
+                                                                     self.match)
+        return self._requests[letter.message_id]
 
     def moves(self, day: int, *, as_of: datetime) -> list[Move]:
         reqs: list[MoveRequest] = []
         for letter in self.letters:
-            if letter.received_at <= as_of and message_day(self.cal, letter.received_at) == day:
-                if letter.message_id not in self._requests:
-                    self._requests[letter.message_id] = requests_from_letter(
-                        letter, self.players, self.match)
-                reqs.extend(self._requests[letter.message_id])
+            if letter.received_at <= as_of and self._days[letter.message_id] == day:
+                reqs.extend(self.requests(letter))
         if day not in self._states:
             self._states[day] = state_before_day(self.ctx, day)
         g = self.ctx.game
@@ -338,9 +356,11 @@ class _DayJudge:
                            require_code=g.moves.require_code)
 
 
-def build_answer(ctx, letter: Letter, day: int, *, moves: list[Move] | None = None) -> Answer:
+def build_answer(ctx, letter: Letter, day: int, *, moves: list[Move] | None = None,
+                 requests: list[MoveRequest] | None = None) -> Answer:
     """The answer to one message, judged as things stood when it arrived (``moves``: the
-    day's moves judged as of its arrival, when the caller has them)."""
+    day's moves judged as of its arrival, and ``requests``: the message's own, when the
+    caller has them)."""
     g = ctx.game
     cal = ctx.calendar()
     if moves is None:
@@ -348,8 +368,9 @@ def build_answer(ctx, letter: Letter, day: int, *, moves: list[Move] | None = No
     mine = [m for m in moves if m.message_id == letter.message_id]
     # the judge keeps each message's moves in the order written: pair them with what was
     # written, to quote a target that matched no one
-    written = [r.written for r in requests_from_letter(letter, g.players,
-                                                        matcher_for(g.players))]
+    if requests is None:
+        requests = requests_from_letter(letter, g.players, matcher_for(g.players))
+    written = [r.written for r in requests]
     items = []
     for i, m in enumerate(mine):
         previous = None

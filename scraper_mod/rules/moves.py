@@ -131,9 +131,13 @@ def judge_moves(requests: Sequence[MoveRequest], *, state, deadline: datetime,
     order = sorted(requests, key=lambda r: (r.received_at, r.message_id, r.index))
     judged: list[Move] = []
     stories: dict[int, str] = {}
+    senders: dict[tuple[str | None, str], Player | None] = {}
     for req in order:
-        judged.append(_judge_one(req, state=state, deadline=deadline, options=options,
-                                 players=players, require_code=require_code))
+        key = (req.sender, req.via)
+        if key not in senders:
+            senders[key] = identify(req.sender, players, via=req.via)
+        judged.append(_judge_one(req, senders[key], state=state, deadline=deadline,
+                                 options=options, require_code=require_code))
         if req.story:
             stories[req.message_id] = req.story
     judged = _last_counts(judged)
@@ -143,8 +147,9 @@ def judge_moves(requests: Sequence[MoveRequest], *, state, deadline: datetime,
             for m in judged]
 
 
-def _judge_one(req: MoveRequest, *, state, deadline, options, players, require_code) -> Move:
-    player = identify(req.sender, players, via=req.via) if req.problem != "unreadable" else None
+def _judge_one(req: MoveRequest, sender: Player | None, *, state, deadline, options,
+               require_code) -> Move:
+    player = sender if req.problem != "unreadable" else None
 
     def move(status: str, reason: str = "") -> Move:
         return Move(player=player.nick if player else (req.sender or "?"),
