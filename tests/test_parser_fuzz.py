@@ -92,3 +92,36 @@ def test_random_phpbb_like_markup(pieces):
 @given(st.binary(max_size=3000))
 def test_random_bytes(body):
     _parse_or_own_error(body, "http://x/viewtopic.php?t=1", None)
+
+
+PM_PAGES = [page(f, n) for f, n in [("pm/prosilver-ru", "inbox.html"),
+                                    ("pm/prosilver-ru", "view_p6.html"),
+                                    ("pm/subsilver2-port-gorski-ru", "view_p6.html")]]
+
+
+@pytest.mark.parametrize("i", range(len(PM_PAGES)))
+def test_pm_pages_truncated_at_every_1000_bytes(i):
+    from scraper_mod.forum.pm import parse_pm_inbox, parse_pm_view
+    body, url, fetched_at = PM_PAGES[i]
+    fn = parse_pm_inbox if "inbox" in url else parse_pm_view
+    for cut in range(0, len(body), 1000):
+        try:
+            fn(body[:cut], url=url, fetched_at=fetched_at)
+        except ForumError as e:
+            assert str(e)
+
+
+@settings(max_examples=40, deadline=None)
+@given(i=st.integers(0, len(PM_PAGES) - 1), data=st.data())
+def test_pm_pages_byte_flips(i, data):
+    from scraper_mod.forum.pm import parse_pm_inbox, parse_pm_view
+    body, url, fetched_at = PM_PAGES[i]
+    fn = parse_pm_inbox if "inbox" in url else parse_pm_view
+    b = bytearray(body)
+    for pos, val in data.draw(st.lists(st.tuples(st.integers(0, len(body) - 1),
+                                                 st.integers(0, 255)), min_size=1, max_size=40)):
+        b[pos] = val
+    try:
+        fn(bytes(b), url=url, fetched_at=fetched_at)
+    except ForumError as e:
+        assert str(e)
