@@ -80,6 +80,11 @@ def test_today_yesterday_tomorrow_resolve_against_board_clock(shown, start):
     assert (r.earliest, r.latest) == (moscow(start + ":00"), moscow(start + ":59"))
 
 
+def test_today_with_seconds():
+    r = parse_shown_date("Сегодня, 19:05:30", tz=MSK, fetched_at=NOW)
+    assert r == (moscow("2024-04-09 19:05:30"), moscow("2024-04-09 19:05:30"), "second")
+
+
 def test_today_just_after_midnight_is_ambiguous():
     """Fetched at 00:00:01 the page may have been rendered before midnight: either day."""
     r = parse_shown_date("Сегодня, 23:59", tz=MSK,

@@ -199,7 +199,7 @@ def parse_shown_date(text: str, *, tz: tzinfo, fetched_at: datetime | None = Non
     if day_offset is not None:
         if month is not None or numbers or year is not None:
             raise DateParseError(f"both a day word and a date in {s!r}")
-        return _day_word(day_offset, hour, minute, s, tz, fetched_at)
+        return _day_word(day_offset, hour, minute, second, s, tz, fetched_at)
 
     if year is None:
         if month is None:
@@ -307,13 +307,14 @@ def _ago(minutes: int, s: str, tz: tzinfo, fetched_at: datetime | None) -> TimeR
     return TimeRange(earliest, latest, "relative")
 
 
-def _day_word(offset: int, hour: int, minute: int, s: str, tz: tzinfo,
+def _day_word(offset: int, hour: int, minute: int, second: int | None, s: str, tz: tzinfo,
               fetched_at: datetime | None) -> TimeRange:
     now = _need_fetch(s, fetched_at)
     days = {(now - RENDER_SLACK).astimezone(tz).date(), now.astimezone(tz).date()}
-    starts = sorted(_aware(datetime(d.year, d.month, d.day, hour, minute), tz)
-                    + timedelta(days=offset) for d in days)
-    # replace(tzinfo) keeps the wall time; days added the same way stay on the wall clock
-    starts = [_aware(datetime.combine(x.date(), x.time()), tz) for x in starts]
-    earliest, latest = starts[0], starts[-1] + timedelta(seconds=59)
-    return TimeRange(earliest, latest, "minute" if len(starts) == 1 else "relative")
+    # the wall time on the day (or days) the board's «today» can have been
+    starts = sorted(_aware(datetime.combine(d + timedelta(days=offset),
+                                            datetime.min.time()).replace(
+        hour=hour, minute=minute, second=second or 0), tz) for d in days)
+    width = timedelta(0) if second is not None else timedelta(seconds=59)
+    precision = "second" if second is not None else "minute"
+    return TimeRange(starts[0], starts[-1] + width, precision if len(starts) == 1 else "relative")
