@@ -292,14 +292,26 @@ def script_game(rng: random.Random, players: list[SynthPlayer], days: int) -> li
     return out
 
 
-def final_votes(rng: random.Random, alive: list[str], lynch: str) -> dict[str, str]:
-    """Each alive voter's last vote: about four in five for ``lynch``, the rest scattered."""
+def final_votes(rng: random.Random, alive: list[str], lynch: str,
+                frozen: str | None = None) -> dict[str, str]:
+    """Each alive voter's last vote: about four in five for ``lynch``, the rest scattered, and
+    always enough for ``lynch`` to lead alone once the frozen voter (R5.4) is left out."""
     votes = {}
     for v in alive:
         others = [n for n in alive if n not in (v, lynch)]
         votes[v] = lynch if (v != lynch and rng.random() < 0.8) or not others else rng.choice(others)
-    if sum(1 for t in votes.values() if t == lynch) * 2 <= len(alive):
-        for v in alive[: len(alive) // 2 + 1]:  # make sure the day is decided by votes
-            if v != lynch:
-                votes[v] = lynch
+
+    def short() -> bool:
+        counts: dict[str, int] = {}
+        for v, t in votes.items():
+            if v != frozen:
+                counts[t] = counts.get(t, 0) + 1
+        best_other = max((c for t, c in counts.items() if t != lynch), default=0)
+        return counts.get(lynch, 0) <= best_other
+
+    for v in alive:
+        if not short():
+            break
+        if v not in (lynch, frozen) and votes[v] != lynch:
+            votes[v] = lynch
     return votes

@@ -95,8 +95,10 @@ def build_game(folder: Path, *, days: int, players_n: int, posts_per_day: int,
         for sd in script:
             d = sd.day
             opens, deadline = cal.day_start(d), cal.deadline(d)
+            frozen = script[d - 2].frozen if d > 1 else None
             posts = writer.day(d, opens=opens, closes=deadline, alive=alive,
-                               posts=posts_per_day, final=final_votes(rng, alive, sd.lynch))
+                               posts=posts_per_day,
+                               final=final_votes(rng, alive, sd.lynch, frozen))
             for p in posts:
                 board.add_post(p.author, p.author_id, p.bbcode, p.posted_at,
                                topic=tids[d], post_id=p.post_id)
