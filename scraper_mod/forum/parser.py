@@ -159,7 +159,8 @@ _RE_U_PARAM = re.compile(r"[?&;](?:amp;)?u=(\d{1,12})")
 
 
 def _norm(s: str | None) -> str:
-    return _WS.sub(" ", s or "").strip()
+    """Whitespace runs to one space, ends stripped (str.split's whitespace is re's \\s)."""
+    return " ".join(s.split()) if s else ""
 
 
 def _tc(el) -> str:
@@ -228,6 +229,16 @@ def _element_color(el) -> str | None:
 def _int_param(regex: re.Pattern, href: str | None) -> int | None:
     if not href:
         return None
+    if regex is _RE_U_PARAM:
+        # the profile link "./memberlist.php?mode=viewprofile&u=58" (hot: once a post)
+        i = href.rfind("u=")
+        if i > 0 and href[i - 1] in "?&;":
+            j = i + 2
+            k = j
+            while k < len(href) and href[k].isdigit():
+                k += 1
+            if j < k <= j + 12 and (k == len(href) or href[k] in "&#;"):
+                return int(href[j:k])
     m = regex.search(href)
     return int(m.group(1)) if m else None
 
