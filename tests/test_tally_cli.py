@@ -118,6 +118,29 @@ def test_bbcode_is_a_pasteable_post(game, capsys):
     assert "The town jails [b]Алексей[/b]." in out
 
 
+FINAL_POST = """\
+[b]Игра 2 — день 1: итоги голосования[/b]
+[i]Голосование закрыто в 09.04.2024 20:00 МСК.[/i]
+
+[list]
+[*][b]Алексей[/b] — 6 голосов: {p83}NightOwl[/url], {p84}Big Joe[/url], {p85}Игрок-7[/url], \
+{p86}doc_Holiday[/url], {p90}Ёжик в тумане[/url], {p91}Вася[/url]
+[*][b]NightOwl[/b] — 2 голоса: {p94}Алексей[/url], {p96}Маша_2[/url]
+[/list]
+
+По итогам голосования садится [b]Алексей[/b].
+""".format(**{f"p{n}": f"[url=http://127.0.0.1/viewtopic.php?p={n}#p{n}]"
+              for n in (83, 84, 85, 86, 90, 91, 94, 96)})
+
+
+def test_final_bbcode_post_whole(game, capsys):
+    """The whole final post, byte for byte: voters in the order they voted, linked."""
+    store_topic(game)
+    code, out, err = run(capsys, game, "--day", "1", "--offline", "--format", "bbcode")
+    assert code == 0, err
+    assert out == FINAL_POST
+
+
 def test_text_for_the_host(game, capsys):
     store_topic(game)
     code, out, err = run(capsys, game, "--day", "1", "--offline")
