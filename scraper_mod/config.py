@@ -57,6 +57,8 @@ class MovesConfig:
     smtp_host: str | None = None
     smtp_port: int = 25
     smtp_from: str | None = None
+    smtp_security: str = "none"   # none | starttls | ssl
+    smtp_username: str | None = None  # password from SCRAPER_MOD_SMTP_PASSWORD
 
 
 @dataclass(frozen=True)
@@ -382,6 +384,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
     moves = _typed_table(r, MovesConfig, r.table(data, "moves"), "moves.")
     if moves.source not in (None, "maildir", "imap", "queue", "phpbb_pm"):
         r.fail("moves.source", f"must be maildir, imap, queue or phpbb_pm, not {moves.source!r}")
+    if moves.smtp_security not in ("ssl", "starttls", "none"):
+        r.fail("moves.smtp_security", "must be ssl, starttls or none")
     if moves.security not in ("ssl", "starttls", "none"):
         r.fail("moves.security", "must be ssl, starttls or none")
     if moves.source == "imap" and not moves.host:

@@ -204,3 +204,16 @@ def test_r9_1_vote_table_layout_option(tmp_path):
     with pytest.raises(ConfigError) as e:
         load_game(f)
     assert "rules.vote_table" in str(e.value) and "list, code, table" in str(e.value)
+
+
+def test_smtp_security_and_username_are_moves_keys(tmp_path):
+    f = tmp_path / "game.toml"
+    f.write_text('[game]\nstart = 2024-03-14\n[moves]\nsource = "maildir"\nsmtp_host = "mx"\n'
+                 'smtp_security = "starttls"\nsmtp_username = "host"\n', encoding="utf-8")
+    g = load_game(f)
+    assert (g.moves.smtp_security, g.moves.smtp_username) == ("starttls", "host")
+    f.write_text('[game]\nstart = 2024-03-14\n[moves]\nsmtp_security = "tls13"\n',
+                 encoding="utf-8")
+    with pytest.raises(ConfigError) as e:
+        load_game(f)
+    assert "moves.smtp_security" in str(e.value)

@@ -452,8 +452,8 @@ def send_answer(moves_config, answer: Answer, *, ssl_context=None) -> None:
     msg["Date"] = format_datetime(datetime.now().astimezone())
     msg["Message-ID"] = make_msgid(domain=sender.rsplit("@", 1)[-1])
     msg.set_content(answer.text)
-    security = getattr(m, "smtp_security", None) or "none"
-    username = getattr(m, "smtp_username", None)
+    security = m.smtp_security
+    username = m.smtp_username
     ctx = ssl_context or ssl.create_default_context()
     if security == "ssl":
         smtp = smtplib.SMTP_SSL(m.smtp_host, m.smtp_port, timeout=30, context=ctx)
