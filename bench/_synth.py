@@ -41,30 +41,22 @@ _VOTE_TAIL_RU = ("— слишком бодрый.", "— цепляется к 
                  "— ответка :)", "— передумал в последний момент.", "— подтверждаю.")
 _VOTE_TAIL_EN = ("then.", "— too eager.", "", "— just a hunch.", "for now.")
 VOTE_COLORS = ("#FF0000", "#FF0000", "#FF0000", "red", "darkred", "#0000FF", "#ff0000")
-_HTML_COLOR = {"red": "red", "darkred": "darkred"}
 
 
 @dataclass
 class SynthPost:
-    """One post of a synthetic topic, as BBCode and as phpBB would render its body."""
+    """One post of a synthetic topic: its BBCode source (LocalBoard renders it as phpBB)."""
 
     post_id: int
     author: str
     author_id: int
     posted_at: datetime                 # aware
     bbcode: str
-    html: str
     vote: str | None = None             # the colored nick in the own text, if any
     vote_color: str | None = None
     quotes: tuple[int, ...] = ()
     text: str = ""                      # plain text of the own body
-    edited_at: datetime | None = None
-    edit_count: int = 0
     bold: tuple[str, ...] = ()
-
-
-def _esc(s: str) -> str:
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 @dataclass
@@ -87,7 +79,7 @@ class TopicWriter:
         rng = self.rng
         ru = self.language == "ru" if rng.random() > 0.15 else self.language != "ru"
         chatter = rng.choice(_RU if ru else _EN).replace("{x}", rng.choice(alive))
-        bb, html, text = [], [], []
+        bb, text = [], []
         quotes: tuple[int, ...] = ()
         vote = color = None
         bold: tuple[str, ...] = ()
@@ -96,30 +88,22 @@ class TopicWriter:
             quotes = (q.post_id,)
             bb.append(f'[quote="{q.author}" post_id={q.post_id} user_id={q.author_id}]'
                       f"{q.bbcode}[/quote]")
-            html.append(f'<blockquote cite="./viewtopic.php?p={q.post_id}#p{q.post_id}"><div>'
-                        f"<cite>{_esc(q.author)} писал(а):</cite>{q.html}</div></blockquote>")
         bb.append(chatter)
-        html.append(_esc(chatter))
         text.append(chatter)
         if rng.random() < 0.1:
             name = rng.choice(alive)
             bold = (name,)
             bb.append(f" [b]{name}[/b]")
-            html.append(f' <strong class="text-strong">{_esc(name)}</strong>')
             text.append(" " + name)
         if vote_for is not None or rng.random() < vote_p:
             vote = vote_for or rng.choice([p for p in alive if p != author] or alive)
             color = rng.choice(VOTE_COLORS)
             tail = rng.choice(_VOTE_TAIL_RU if ru else _VOTE_TAIL_EN)
             bb.append(f"\n[color={color}]{vote}[/color] {tail}".rstrip())
-            html.append(f'<br>\n<span style="color:{color}">{_esc(vote)}</span> {_esc(tail)}'.rstrip())
             text.append(f"\n{vote} {tail}".rstrip())
-        p = SynthPost(self.next_id, author, self.uid(author), at, "".join(bb), "".join(html),
-                      vote, color, quotes, "".join(text).strip(), bold=bold)
+        p = SynthPost(self.next_id, author, self.uid(author), at, "".join(bb), vote, color,
+                      quotes, "".join(text).strip(), bold=bold)
         self.next_id += 1
-        if rng.random() < 0.03:
-            p.edited_at = at + timedelta(minutes=rng.randint(1, 30))
-            p.edit_count = 1
         return p
 
     def day(self, day: int, *, opens: datetime, closes: datetime, alive: list[str],
@@ -133,8 +117,7 @@ class TopicWriter:
         span = (closes - opens).total_seconds()
         opening = (f"[b]День {day}.[/b] Голосование открыто до дедлайна. Голос — ник игрока "
                    f"цветом. Живы: {', '.join(alive)}.")
-        first = SynthPost(self.next_id, HOST, 2, opens, opening, _esc(opening),
-                          text=opening)
+        first = SynthPost(self.next_id, HOST, 2, opens, opening, text=opening)
         self.next_id += 1
         out = [first]
         times = sorted(opens + timedelta(seconds=span * (1 - rng.random() ** 1.6))
