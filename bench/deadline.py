@@ -5,6 +5,7 @@ Usage::
     python bench/deadline.py               # 1,000-post topic, the game's default min_delay
     python bench/deadline.py --quick       # 200 posts, min_delay 0; timing targets not enforced
     python bench/deadline.py --posts 2000 --min-delay 0.5 --json out.json
+    python bench/deadline.py --min-delay 0 --profile   # where the non-waiting time goes
 
 A 20-player game (``game.toml`` in a temporary folder, night moves in a Maildir) whose day-1
 topic is a ``LocalBoard`` on 127.0.0.1 (phpBB 3.3.15 prosilver, 25 posts a page) holding a

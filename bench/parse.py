@@ -5,6 +5,7 @@ Usage::
     python bench/parse.py            # full run (about half a minute)
     python bench/parse.py --quick    # a few rounds: a sanity run, timing targets not enforced
     python bench/parse.py --pages DIR --json out.json
+    python bench/parse.py --profile  # also where the parser's time goes (cProfile)
 
 The pages are every saved topic page under ``fixtures/phpbb/`` (or ``--pages``) from phpBB
 3.3.15: prosilver and the subSilver2 port, board languages en and ru, absolute and relative

@@ -6,6 +6,7 @@ Usage::
     python bench/replay.py --quick                  # 4 days, 20 players, 40 posts a day
     python bench/replay.py --days 16 --players 20   # the longest game 20 players can play
     python bench/replay.py --json out.json
+    python bench/replay.py --profile                # also where the recompute's time goes
 
 The game: a state file (``state.sqlite3``) such as a season of polling leaves behind — every
 day's topic as post versions parsed by the real parser from ``LocalBoard``'s phpBB 3.3.15
@@ -157,7 +158,8 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
-def child(mode: str, folder: Path, days: int, lynches: list[str]) -> dict:
+def child(mode: str, folder: Path, days: int, lynches: list[str], *,
+          profile: bool = False) -> dict:
     """Runs in the child process: one measurement, returned as a dict (printed as JSON)."""
     import importlib
     import tracemalloc
@@ -215,6 +217,14 @@ def child(mode: str, folder: Path, days: int, lynches: list[str]) -> dict:
     t0 = time.perf_counter()
     n = fn()
     seconds = time.perf_counter() - t0
+    if profile:  # where the time goes, on stderr (the parent shows it)
+        import cProfile
+        import pstats
+        prof = cProfile.Profile()
+        prof.runcall(fn)
+        st = pstats.Stats(prof, stream=sys.stderr).strip_dirs()
+        st.sort_stats("cumulative").print_stats(30)
+        st.sort_stats("tottime").print_stats(15)
     rss = _peak_rss_mb()
     peak = None
     if mode != "cascade":  # a second run under tracemalloc (slower; after the RSS reading)
@@ -225,10 +235,15 @@ def child(mode: str, folder: Path, days: int, lynches: list[str]) -> dict:
     return {"mode": mode, "seconds": seconds, "rss_mb": rss, "py_peak_mb": peak, "n": n}
 
 
-def _run_child(mode: str, folder: Path, days: int, lynches: list[str]) -> dict:
+def _run_child(mode: str, folder: Path, days: int, lynches: list[str], *,
+               profile: bool = False) -> dict:
     cmd = [sys.executable, __file__, "--child", mode, "--game", str(folder),
            "--days", str(days), "--lynches", json.dumps(lynches, ensure_ascii=False)]
+    if profile:
+        cmd.append("--profile")
     proc = subprocess.run(cmd, capture_output=True, text=True)
+    if profile and proc.returncode == 0:
+        print(proc.stderr, flush=True)
     if proc.returncode != 0:
         msg = (proc.stderr.strip().splitlines() or ["no output"])[-1]
         raise CannotRun(f"{mode}: {msg}")
@@ -248,7 +263,7 @@ def run(args, report: Report) -> None:
                     f"state file {facts['db_bytes'] / 2**20:.1f} MiB; set up in "
                     f"{time.perf_counter() - t0:.1f} s")
         load = _run_child("load", tmp, days, facts["lynches"])
-        rec = _run_child("recompute", tmp, days, facts["lynches"])
+        rec = _run_child("recompute", tmp, days, facts["lynches"], profile=args.profile)
         cas = None if args.no_cascade else _run_child("cascade", tmp, days, facts["lynches"])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -285,13 +300,16 @@ def main() -> None:
     p.add_argument("--posts-per-day", type=int, default=None,
                    help="posts in each day's topic (default 300; 40 with --quick)")
     p.add_argument("--no-cascade", action="store_true", help="skip the cascade figure")
+    p.add_argument("--profile", action="store_true",
+                   help="print a cProfile of the recompute (run once more, untimed)")
     p.add_argument("--child", choices=("load", "recompute", "cascade"), help=argparse_hidden())
     p.add_argument("--game", help=argparse_hidden())
     p.add_argument("--lynches", help=argparse_hidden())
     args = p.parse_known_args()[0]
     if args.child:
         try:
-            out = child(args.child, Path(args.game), args.days, json.loads(args.lynches))
+            out = child(args.child, Path(args.game), args.days, json.loads(args.lynches),
+                        profile=args.profile)
         except SystemExit as e:
             print(f"error: {e}", file=sys.stderr)
             sys.exit(2)
