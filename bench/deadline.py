@@ -224,6 +224,10 @@ def run(args, report: Report) -> None:
                f"min_delay waits: {fmt_s(waits)} = {waits / bare:.1f}x the bare fetch "
                f"({min_delay:g} s between requests)",
                ratio=waits / bare, value=waits, unit="s", baseline=bare)
+    gaps = max(1, http.count - 1)
+    allowed = (TARGET_TOTAL - (total - waits)) / gaps
+    report.info(f"the {TARGET_TOTAL:g} s target leaves room for min_delay <= {allowed:.2f} s "
+                f"between the {http.count} requests of this re-scan")
 
 
 def main() -> None:
