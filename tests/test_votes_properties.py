@@ -117,7 +117,7 @@ def counts_of(tally):
     return [(c.target, c.votes, c.voters) for c in tally.counts]
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=35, deadline=None)
 @given(days(), st.data())
 def test_r2_6_a_post_after_the_deadline_never_changes_the_final_tally(day, data):
     versions, alive, frozen, options = day
@@ -132,7 +132,7 @@ def test_r2_6_a_post_after_the_deadline_never_changes_the_final_tally(day, data)
     assert after.not_voting == before.not_voting
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=35, deadline=None)
 @given(days(), st.randoms(use_true_random=False))
 def test_fetch_order_never_changes_the_tally(day, rnd):
     versions, alive, frozen, options = day
@@ -146,7 +146,7 @@ def test_fetch_order_never_changes_the_tally(day, rnd):
     assert sorted(rejected2, key=repr) == sorted(rejected, key=repr)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=35, deadline=None)
 @given(days())
 def test_r2_8_each_alive_voter_counts_at_most_once(day):
     versions, alive, frozen, options = day
