@@ -129,3 +129,11 @@ def test_posts_found_when_markup_differs_from_the_usual_bytes():
     tp = parse_topic_page(odd, url=url, fetched_at=fetched_at)
     assert [p.post_id for p in tp.posts] == list(range(63, 88))
     assert tp.posts[1].text == "Всем привет! Первый день, голосуем наугад?"
+
+
+@pytest.mark.parametrize("html", ['<span style="font-weight:bold">Вася</span>',
+                                  '<span style="font-weight: 700">Вася</span>',
+                                  '<b>Вася</b>', '<strong class="text-strong">Вася</strong>'])
+def test_bold_forms(html):
+    p = _post64(f"Подозреваю {html}.")
+    assert p.bold == ("Вася",) and p.colored == ()

@@ -386,6 +386,15 @@ class _Walker:
             if bold:
                 self.bbuf.append(" ")
             return where
+        if cls is None and tag == "span":
+            # the common case: [color] / [size] / subsilver2 [b] spans
+            new_color = _style_color(style) if "olor" in style else None
+            new_bold = not bold and "font-weight" in style and (
+                _RE_BOLD_DECL.search(style) is not None)
+            if new_color is None and not new_bold:
+                return self.run(el, where, qid, color, bold, sig)
+            return self._styled(el, where, qid, color, bold, sig, new_color, new_bold,
+                                where, qid, False)
         if tag in _SKIP_TAGS:
             return where
         if tag == "img":
@@ -421,12 +430,17 @@ class _Walker:
         new_color = None
         if style and "olor" in style or tag == "font":
             new_color = _element_color(el)
-        new_bold = not bold and (tag in ("strong", "b") or bool(style and "bold" in style)
-                                 or bool(style and _RE_BOLD_DECL.search(style)))
+        new_bold = not bold and (tag in ("strong", "b") or bool(
+            style and "font-weight" in style and _RE_BOLD_DECL.search(style)))
+        return self._styled(el, where, qid, color, bold, sig, new_color, new_bold,
+                            inner_where, inner_qid, tag in _BLOCK)
+
+    def _styled(self, el, where, qid, color, bold, sig, new_color, new_bold, inner_where,
+                inner_qid, block):
+        """Walk an element that may change the colour, boldness or region."""
         region_change = inner_where is not where or inner_qid != qid
         c = color if new_color is None else new_color
         b = bold or new_bold
-        block = tag in _BLOCK
 
         if block and where is None:
             self.parts.text_parts.append(_BLK)
