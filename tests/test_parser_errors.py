@@ -127,3 +127,23 @@ def test_naive_fetched_at_is_refused_clearly():
     body, url, _ = page("prosilver-ru", "guest_viewtopic_t4_start0.html")
     with pytest.raises(ParseError, match="timezone-aware"):
         parse_topic_page(body, url=url, fetched_at=datetime(2024, 4, 9, 20, 35))
+
+
+def test_garbage_collector_state_is_restored():
+    """parse_topic_page pauses the cyclic GC for speed: it must leave it as it found it,
+    after a page and after an error page alike."""
+    import gc
+    good, url, fetched_at = page("prosilver-ru", "guest_viewtopic_t4_start25.html")
+    bad, bad_url, _ = page("prosilver-ru", "guest_viewtopic_t9999_not_found.html")
+    assert gc.isenabled()
+    parse_topic_page(good, url=url, fetched_at=fetched_at)
+    assert gc.isenabled()
+    with pytest.raises(TopicNotFoundError):
+        parse_topic_page(bad, url=bad_url)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        parse_topic_page(good, url=url, fetched_at=fetched_at)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
