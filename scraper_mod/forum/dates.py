@@ -81,7 +81,7 @@ _RE_TOKEN = re.compile(r"'\d{2}(?!\d)|\d+(?:st|nd|rd|th|-?е|-?го)?|[^\W\d_]+\
 
 # the two formats phpBB boards show most (the ru pack's and phpBB's English default), read
 # without the general tokenizer: "09 апр 2024, 19:59", "Tue Apr 09, 2024 7:59 pm"
-_RE_FAST_DMY = re.compile(r"^(\d{1,2}) ([^\W\d_]+)\.? (\d{4}),? (\d{1,2}):(\d{2})$")
+_RE_FAST_DMY = re.compile(r"(\d{1,2}) ([^\W\d_]+)\.? (\d{4}),? (\d{1,2}):(\d{2})")
 _RE_FAST_MDY = re.compile(
     r"^(?:([^\W\d_]+),? )?([^\W\d_]+)\.? (\d{1,2}), (\d{4}),? (\d{1,2}):(\d{2}) ?([ap]m)?$",
     re.I)
@@ -112,8 +112,7 @@ def parse_shown_date(text: str, *, tz: tzinfo, fetched_at: datetime | None = Non
     """
     if not isinstance(text, str):
         raise DateParseError(f"not a date: {text!r}")
-    s = text.replace("\xa0", " ").replace("|", " ").strip()
-    s = re.sub(r"\s+", " ", s)
+    s = " ".join(text.replace("|", " ").split())      # (split() folds \xa0 too)
     if not s:
         raise DateParseError("empty date")
     if len(s) > 80:
@@ -238,8 +237,11 @@ def parse_shown_date(text: str, *, tz: tzinfo, fetched_at: datetime | None = Non
     return TimeRange(start, start + timedelta(seconds=59), "minute")
 
 
+_SLACK59 = timedelta(seconds=59)
+
+
 def _fast(s: str, tz: tzinfo) -> TimeRange | None:
-    m = _RE_FAST_DMY.match(s)
+    m = _RE_FAST_DMY.fullmatch(s)
     if m:
         day, mon, year, hour, minute = m.groups()
         ampm = None
@@ -262,7 +264,7 @@ def _fast(s: str, tz: tzinfo) -> TimeRange | None:
         start = datetime(int(year), month, int(day), h, int(minute), tzinfo=tz)
     except ValueError:
         return None
-    return TimeRange(start, start + timedelta(seconds=59), "minute")
+    return TimeRange(start, start + _SLACK59, "minute")
 
 
 def _iso(m: re.Match, s: str, tz: tzinfo) -> TimeRange:
