@@ -137,3 +137,16 @@ def test_posts_found_when_markup_differs_from_the_usual_bytes():
 def test_bold_forms(html):
     p = _post64(f"Подозреваю {html}.")
     assert p.bold == ("Вася",) and p.colored == ()
+
+
+def test_windows_1251_page():
+    """Old Russian boards send windows-1251: the same page in that charset reads the same."""
+    body, url, fetched_at = page("subsilver2-port-gorski-ru", "guest_viewtopic_t4_start0.html")
+    text = body.decode("utf-8").replace('<meta charset="utf-8" />',
+                                        '<meta http-equiv="content-type" content="text/html; '
+                                        'charset=windows-1251" />')
+    cp = text.encode("cp1251", errors="xmlcharrefreplace")     # «—» has a cp1251 byte
+    a = parse_topic_page(body, url=url, fetched_at=fetched_at)
+    b = parse_topic_page(cp, url=url, fetched_at=fetched_at)
+    assert [p.content_key() for p in b.posts] == [p.content_key() for p in a.posts]
+    assert b.title == a.title == "День 1 — голосование"
