@@ -194,3 +194,15 @@ def test_the_revealed_random_list_hashes_to_the_commitment():
         text = "scraper-mod random list v1" + block
         assert hashlib.sha256(text.encode("utf-8")).hexdigest() == published
         assert f"[code]{published}[/code]" in paper
+
+
+def test_r9_2_day_start_post_opens_the_next_day():
+    """R9.2: the start-of-day post for the main topic: the new day's number, yesterday's
+    jailed and dead with roles, the alive list, how to vote and the deadline (a moved one is
+    said, R1.4), the frozen player's void vote (R5.4) and the last-word window (R8.1)."""
+    text = files_of("freeze", "ru")["day-start.bbcode"]
+    assert "день 4" in text and "[b]Живы (5):[/b]" in text
+    assert "[color=red]Ник[/color]" in text and "20:00 МСК, среда, 20 марта" in text
+    assert "срок перенесён" in text
+    assert "Заморожен [b]doc_Holiday[/b]" in text
+    assert "[b]Последнее слово[/b]" in text
