@@ -11,13 +11,12 @@ unless ``--force``, and refused even then once a day has been resolved.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from random import Random
 
 from ..context import open_game
 from ..errors import ConfigError, ScraperModError
+from ..files import write_atomic
 from ..render import render_text
 from ..rules.deal import (choose_duty, deal_roles, effective_duty, effective_players,
                           effective_random_list, role_card, safe_filename)
@@ -38,22 +37,6 @@ def register(sub) -> None:
     p.add_argument("--force", action="store_true",
                    help="deal again although a deal is stored (only before day 1 is resolved)")
     p.set_defaults(func=run)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def make_deal(game, *, rng: Random | None = None, salt: str | None = None) -> dict:

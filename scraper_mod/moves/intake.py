@@ -19,7 +19,6 @@ from __future__ import annotations
 import logging
 import os
 import smtplib
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -27,6 +26,7 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 from ..errors import MailboxError, ScraperModError
+from ..files import write_atomic
 from ..render import render_text
 from ..rules.model import Move, Player
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
@@ -297,7 +297,7 @@ def answer_pending(ctx, *, send: bool = True) -> tuple[list[Answer], list[int], 
             errors.append(f"message {mid}: {e}")
             continue
         if mid not in answered:
-            _write_atomic(answer.path, _answer_file(answer))
+            write_atomic(answer.path, _answer_file(answer))
             answered.add(mid)
             store.put("answered_messages", sorted(answered))
         mailable = bool(g.moves.smtp_host and answer.to and answer.known_sender
@@ -416,23 +416,6 @@ def _zone_label(game) -> str:
 
 def _answer_file(a: Answer) -> str:
     return f"To: {a.to or '?'}\nSubject: {a.subject}\n\n{a.text}"
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 SMTP_PASSWORD_ENV = "SCRAPER_MOD_SMTP_PASSWORD"
