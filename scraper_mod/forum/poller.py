@@ -14,30 +14,45 @@
   that cannot read every page raises, so a day is never resolved on a partial topic;
 - a failed request or an unreadable (e.g. truncated) page never corrupts the state: its body is
   stored, the error is reported in ``PollReport.errors`` and the next poll starts again from
-  the last page that was read.
+  the last page that was read;
+- boards that show post times to the minute or as «35 минут назад» (subsilver2, phpBB
+  3.0–3.2 styles, Russian relative dates) leave a post near the deadline on both sides of it
+  (RULES R2.6). When such posts are known and have not been refined yet, the poll reads the
+  topic's Atom feed once (the URL the page advertises, else ``app.php/feed/topic/N`` or 3.0's
+  ``feed.php?t=N``), stores its raw body like a page, and stores a refined version of each
+  of those posts the feed lists, with its ``<published>`` time to the second. Posts the feed
+  does not list (it holds the newest 15 by default) keep their ranges and are not asked
+  about again. A board without a feed is remembered for a day (``topic_state["feed"]``);
+  idle polls and boards with ``<time datetime>`` never ask for it, nor does a prosilver page
+  that links no topic feed (prosilver links it whenever it is on).
 
 The topic key is the canonical topic URL ``…/viewtopic.php?t=N`` (no ``start``, ``sid``...).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Callable
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 from ..errors import ForumError, ParseError
 from ..store import Store
+from ..errors import FetchError
 from .client import FetchResult, ForumClient
+from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
 from .model import Post, TopicPage, post_from_json
 
 log = logging.getLogger(__name__)
 
 MAX_PAGES = 2000  # a topic longer than this is not a game day; stops a link loop
 _KEEP_PARAMS = ("style",)  # query parameters worth keeping when fetching (not in the key)
+FEED_MISSING_RETRY = timedelta(days=1)     # a board without a topic feed is asked once a day
+FEED_FAILED_RETRY = timedelta(minutes=15)  # a feed request that failed (network, 5xx)
 
 
 @dataclass(frozen=True)
@@ -48,7 +63,10 @@ class PollReport:
     whose content changed (edits); ``refined``: ids of posts stored again because the board
     now shows their time more precisely («35 минут назад» became «Сегодня, 19:59»);
     ``deleted``: ids newly marked deleted; ``pages``: the page numbers read; ``requests``:
-    HTTP requests sent (retries and login steps included).
+    HTTP requests sent (retries and login steps included). ``feed``: what the topic's Atom
+    feed gave this poll: "" (not asked), "read", "missing" (no feed on this board: not
+    asked again for a day) or "failed" (asked again later); ids it sharpened to the second
+    are in ``refined``.
     """
 
     topic: str
@@ -62,6 +80,7 @@ class PollReport:
     full: bool = False
     complete: bool = False     # the last page of the topic was reached without an error
     refined: tuple[int, ...] = ()
+    feed: str = ""
 
     @property
     def ok(self) -> bool:
@@ -74,6 +93,8 @@ class PollReport:
                  *([f"{len(self.refined)} with a sharper time"] if self.refined else []),
                  f"{len(self.pages)} page(s) read of {self.page_count}",
                  f"{self.requests} request(s)"]
+        if self.feed:
+            parts.append(f"feed {self.feed}")
         if self.full:
             parts.append("full scan" + ("" if self.complete else " INCOMPLETE"))
         if self.errors:
@@ -239,6 +260,8 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
     visited: set[str] = set()
     complete = False
     last_fetch_time: datetime | None = None
+    last_page: tuple[bytes, str, str] | None = None    # the last page read: body, URL, style
+    sightings: dict[int, Post] = {}                # each post as this poll last saw it
     page_count = int(state.get("page_count") or 0)
 
     def record(res: FetchResult) -> None:
@@ -267,9 +290,11 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
             break
         fid = fetch_ids.get(id(res))
         last_fetch_time = res.fetched_at
+        last_page = (res.body, res.url, page.style)
         ids = [p.post_id for p in page.posts]
         with _transaction(store):
             for post in page.posts:
+                sightings[post.post_id] = post
                 was_known = post.post_id in known
                 content, sharper = _content(post, precision)
                 changed = store.add_post_version(key, post.post_id, post.to_json(),
@@ -302,6 +327,7 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
                 "last_post_id": ids[-1] if ids else state.get("last_post_id"),
                 "pages": pages_state, "precision": precision,
                 "last_full_scan": state.get("last_full_scan"),
+                **{k: state[k] for k in _FEED_KEYS if k in state},
             }
             if next_url is None:
                 complete = True
@@ -321,21 +347,128 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
                 deleted.append(pid)
             elif page is not None:   # it had moved while the scan ran: keep its version
                 post = next(p for p in page.posts if p.post_id == pid)
+                sightings[pid] = post
                 content, sharper = _content(post, precision)
                 if store.add_post_version(key, pid, post.to_json(), content=content,
                                           fetched_at=res.fetched_at,
                                           fetch_id=fetch_ids.get(id(res))):
                     (refined if sharper else new_versions).append(pid)
 
+    feed_result = ""
+    if not errors and last_page is not None:
+        feed_result = _refine_from_feed(
+            client, store, key, tid, precision=precision, sightings=sightings,
+            deleted=already_deleted | set(deleted), last_page=last_page, record=record,
+            fetch_ids=fetch_ids, clock=clock, board_tz=board_tz, refined=refined)
+
     report = PollReport(topic=key, requests=client.requests - requests_before,
                         new_posts=tuple(new_posts), new_versions=tuple(new_versions),
-                        refined=tuple(refined),
+                        refined=tuple(refined), feed=feed_result,
                         deleted=tuple(deleted), pages=tuple(pages_read), page_count=page_count,
                         errors=tuple(errors), full=full, complete=complete and not errors)
     if full and failure is not None:
         failure.report = report  # type: ignore[attr-defined]
         raise failure
     return report
+
+
+_FEED_KEYS = ("feed", "feed_done")
+
+
+def _feed_candidates(precision: dict[str, str], done: set[int], deleted: set[int]) -> list[int]:
+    """Posts ever seen without their second whose time has not been refined by the feed."""
+    return sorted(int(pid) for pid, best in precision.items()
+                  if best != "second" and int(pid) not in done and int(pid) not in deleted)
+
+
+def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, *,
+                      precision: dict[str, str], sightings: dict[int, Post],
+                      deleted: set[int], last_page: tuple[bytes, str, str], record,
+                      fetch_ids: dict[int, int], clock: Callable[[], datetime],
+                      board_tz: ZoneInfo, refined: list[int]) -> str:
+    """RULES R2.6: sharpen minute/relative post times with the topic's Atom feed.
+
+    Asks the feed at most once per poll, and only when some post still lacks its second;
+    stores a "second" version of each such post the feed lists; remembers the posts it does
+    not list (never asked about again) and a board without a feed (not asked again for
+    ``FEED_MISSING_RETRY``). Returns what happened ("", "read", "missing", "failed").
+    """
+    state = store.topic_state(key)
+    feed = dict(state.get("feed") or {})
+    done = set(state.get("feed_done") or ())
+    candidates = _feed_candidates(precision, done, deleted)
+    if not candidates:
+        return ""
+    now = clock()
+    retry_at = feed.get("retry_at")
+    if retry_at and now < datetime.fromisoformat(retry_at):
+        return ""
+    body, page_url, style = last_page
+    url = feed.get("url") or advertised_feed_url(body, page_url=page_url, topic_id=tid)
+    if not url:
+        # prosilver (3.0.6+) links the topic feed in its <head> whenever it is on, and
+        # phpBB 2 has none: no link, no feed. Other styles may leave the link out: guess
+        # the URL of the board's version (3.1+ routes everything through app.php).
+        if style in ("prosilver", "subsilver"):
+            return ""
+        url = feed_url_for(key, layout="3.1" if b"app.php" in body else "3.0")
+    result, why = "read", ""
+    entries = []
+    try:
+        res = client.get_page(url, on_fetch=record)
+        if res.status != 200:
+            raise ForumError(f"HTTP {res.status}", url=res.url)
+        entries = parse_topic_feed(res.body, url=res.url)
+    except FetchError as e:
+        result, why = "failed", str(e)
+    except ForumError as e:
+        result, why = "missing", str(e)
+    if result != "read":
+        wait = FEED_MISSING_RETRY if result == "missing" else FEED_FAILED_RETRY
+        log.info("topic feed of %s %s (asked again after %s): %s", key, result,
+                 (now + wait).isoformat(timespec="seconds"), why)
+        feed = {"url": None if result == "missing" else feed.get("url"), "status": result,
+                "error": why, "asked_at": now.isoformat(),
+                "retry_at": (now + wait).isoformat()}
+        with _transaction(store):
+            store.set_topic_state(key, {**store.topic_state(key), "feed": feed})
+        return result
+
+    by_id = {e.post_id: e for e in entries}
+    fid = fetch_ids.get(id(res))
+    loaded: dict[int, Post] | None = None
+    with _transaction(store):
+        for pid in candidates:
+            entry = by_id.get(pid)
+            post = sightings.get(pid)
+            if entry is not None and post is None:
+                if loaded is None:   # seen by an earlier poll only (a restart, a failed poll)
+                    loaded = {p.post_id: p for p, _ in stored_posts(store, key)}
+                post = loaded.get(pid)
+            done.add(pid)
+            if entry is None or post is None:
+                continue             # not in the feed (older than its newest posts): keep the range
+            if entry.author and entry.author != post.author:
+                log.warning("feed of %s: post %s is by %r there, by %r on the page; not used",
+                            key, pid, entry.author, post.author)
+                continue
+            t = entry.published.astimezone(board_tz)
+            if not (post.earliest - timedelta(minutes=1) <= t <= post.latest + timedelta(minutes=1)):
+                log.warning("feed of %s: post %s published %s, outside %s..%s shown on the "
+                            "page (check [game] timezone); the feed's time is used",
+                            key, pid, t.isoformat(), post.earliest.isoformat(),
+                            post.latest.isoformat())
+            sharp = dataclasses.replace(post, posted_at=t, earliest=t, latest=t,
+                                        precision="second")
+            precision[str(pid)] = "second"
+            if store.add_post_version(key, pid, sharp.to_json(),
+                                      content={**post.content_key(), "precision": "second"},
+                                      fetched_at=res.fetched_at, fetch_id=fid):
+                refined.append(pid)
+        store.set_topic_state(key, {
+            **store.topic_state(key), "precision": precision, "feed_done": sorted(done),
+            "feed": {"url": url, "status": "read", "asked_at": now.isoformat()}})
+    return result
 
 
 def stored_posts(store: Store, topic_url: str) -> list[tuple[Post, datetime]]:
