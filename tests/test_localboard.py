@@ -442,3 +442,53 @@ def test_forum_listing_reads_as_the_real_one():
     got = parse_forum_page(b.render_forum(3).encode(), url=url)
     assert got == parse_forum_page(real, url=url)
     assert [t.topic_id for t in got] == [3, 5, 4]       # the sticky first, then by last post
+
+
+# --- the topic's Atom feed (feed=True), as phpBB 3.3 serves app.php/feed/topic/N -------------
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_topic_feed_is_the_real_feed_byte_for_byte(language):
+    """The real topic rebuilt on a LocalBoard gives the real board's feed exactly: the newest
+    15 posts, newest first, <published>/<updated> to the second in +03:00, the content."""
+    real = find_fixture(f"phpbb-3.3.15/feed_topic_4.{language}.atom.xml").decode()
+    b = t4_board(language, now=FETCHED)
+    b.feed = True
+    assert b.render_topic_feed(4) == real
+
+
+def test_topic_pages_link_the_feeds_as_phpbb_does():
+    real = find_fixture("prosilver-en/guest_viewtopic_t4_start0.html").decode()
+    b = t4_board("en", now=FETCHED)
+    b.forums[3] = "Игра 2"
+    assert "atom+xml" not in b.render_topic(4)             # feeds off: no links
+    b.feed = True
+    links = [line for line in b.render_topic(4).splitlines() if "atom+xml" in line]
+    assert links == [line for line in real.splitlines() if "atom+xml" in line]
+
+
+def test_feed_served_over_http_and_404_when_off():
+    from scraper_mod.forum.feed import advertised_feed_url, parse_topic_feed
+    clock = FakeClock(datetime(2024, 4, 9, 20, 35, tzinfo=MSK))
+    with LocalBoard(language="ru", clock=clock, feed=True, feed_limit=3) as b:
+        b.add_topic("День 1", topic_id=4)
+        ids = [b.add_post("Вася", 58, f"пост {n}", datetime(2024, 4, 9, 19, 50 + n, 7 * n,
+                                                              tzinfo=MSK)) for n in range(5)]
+        b.edit_post(ids[4], "исправлено", edited_at=datetime(2024, 4, 9, 20, 1, 2, tzinfo=MSK))
+        s = requests.Session()
+        page = s.get(b.topic_url())
+        url = advertised_feed_url(page.content, page_url=page.url, topic_id=4)
+        assert url == f"{b.url}app.php/feed/topic/4"
+        r = s.get(url)
+        assert r.status_code == 200 and r.headers["Content-Type"].startswith(
+            "application/atom+xml")
+        entries = parse_topic_feed(r.content, url=url)
+        assert [e.post_id for e in entries] == ids[:1:-1]   # the newest 3, newest first
+        assert entries[0].published == datetime(2024, 4, 9, 19, 54, 28, tzinfo=MSK)
+        assert entries[0].updated == datetime(2024, 4, 9, 20, 1, 2, tzinfo=MSK)
+        assert entries[1].updated == entries[1].published
+        assert s.get(f"{b.url}app.php/feed/topic/99").status_code == 404
+        b.feed = False
+        r = s.get(url)
+        assert r.status_code == 404 and "Ленты новостей" in r.text
+        assert r.headers["Content-Type"].startswith("text/html")
+        assert "atom+xml" not in s.get(b.topic_url()).text

@@ -288,3 +288,101 @@ def test_relative_dates_sharpen_into_a_new_version(tmp_path):
                                                     datetime(2024, 4, 9, 19, 59, 59, tzinfo=MSK))
         assert versions[0][1] == datetime(2024, 4, 9, 20, 4, 10, tzinfo=MSK)  # first seen
         store.close()
+
+
+def test_feed_sharpens_minute_and_relative_times_to_the_second(tmp_path):
+    """R2.6 on a board without <time datetime> and with relative dates: a poll that sees new
+    posts reads the topic's Atom feed once and stores each post's second; idle polls stay at
+    one request; posts older than the feed's newest keep their ranges and are not asked about
+    again; a failed feed request is retried later; a restart re-asks nothing."""
+    clock = FakeClock(datetime(2024, 4, 9, 19, 30, tzinfo=MSK))
+    with LocalBoard(language="ru", clock=clock, relative_dates=True, time_tags=False,
+                    feed=True, feed_limit=3, per_page=5) as board:
+        board.add_topic("День 1 — голосование", topic_id=4)
+        at = lambda h, m, s: datetime(2024, 4, 9, h, m, s, tzinfo=MSK)  # noqa: E731
+        a = board.add_post("Вася", 58, "[color=red]Маша_2[/color]", at(19, 10, 5))
+        b = board.add_post("Маша_2", 59, "[color=red]Вася[/color]", at(19, 20, 17))
+        path = tmp_path / "s.sqlite3"
+        store = Store(path)
+        client = client_for(board, clock)
+        url = board.topic_url()
+        key = canonical_topic_url(url)
+
+        def times(pid):
+            return [(p.precision, p.earliest, p.latest) for p, _ in stored_posts(store, url)
+                    if p.post_id == pid]
+
+        r = poll_topic(client, store, url, now=clock.now)
+        assert (r.requests, r.new_posts, r.refined, r.feed) == (2, (a, b), (a, b), "read")
+        assert board.requests[-1][1] == "/app.php/feed/topic/4"
+        assert list(store.fetches())[-1][1].endswith("/app.php/feed/topic/4")  # raw feed kept
+        assert times(b)[0][0] == "relative" and times(b)[1] == ("second", at(19, 20, 17),
+                                                                 at(19, 20, 17))
+        # idle: one request, nothing new
+        clock.set(at(19, 45, 0))
+        r = poll_topic(client, store, url, now=clock.now)
+        assert (r.requests, r.new_posts, r.refined, r.feed) == (1, (), (), "")
+
+        # a vote 30 s before the deadline, first seen 4 minutes after it
+        c = board.add_post("Маша_2", 59, "[color=#FF0000]NightOwl[/color]", at(19, 59, 30))
+        clock.set(at(20, 4, 10))
+        r = poll_topic(client, store, url, now=clock.now)
+        assert (r.requests, r.new_posts, r.refined) == (2, (c,), (c,))
+        (shown, e0, l0), sharp = times(c)
+        assert shown == "relative" and e0 <= at(19, 59, 30) < at(20, 0, 0) <= l0  # either side
+        assert sharp == ("second", at(19, 59, 30), at(19, 59, 30))
+        # later the page shows «Сегодня, 19:59»: the second is already known, no new version
+        clock.set(at(21, 30, 0))
+        r = poll_topic(client, store, url, now=clock.now)
+        assert (r.requests, r.refined, r.new_versions) == (1, (), ())
+        assert len(times(c)) == 2
+
+        # four posts at once, the feed lists 3: the oldest keeps its minute, is not re-asked
+        new = [board.add_post("Big Joe", 60, f"пост {n}", at(21, 31 + n, 11 * n + 1))
+               for n in range(4)]
+        clock.set(at(21, 40, 0))
+        r = poll_topic(client, store, url, now=clock.now)
+        assert r.new_posts == tuple(new) and r.refined == tuple(new[1:]) and r.requests == 3
+        assert [t[0] for t in times(new[0])] == ["relative"]
+        assert sorted(store.topic_state(key)["feed_done"]) == sorted([a, b, c, *new])
+        clock.set(at(21, 45, 0))
+        assert poll_topic(client, store, url, now=clock.now).requests == 1
+
+        # the feed fails (503 after every retry): reported, retried 15 minutes later
+        d = board.add_post("Вася", 58, "ещё", at(21, 46, 40))
+        board.fail_next(3, status=503, match="feed")
+        clock.set(at(21, 50, 0))
+        r = poll_topic(client, store, url, now=clock.now)
+        assert r.new_posts == (d,) and r.refined == () and r.feed == "failed" and r.ok
+        clock.set(at(21, 55, 0))
+        r = poll_topic(client, store, url, now=clock.now)
+        assert (r.requests, r.feed) == (1, "")
+        clock.set(at(22, 10, 0))
+        r = poll_topic(client, store, url, now=clock.now)
+        assert (r.requests, r.refined, r.feed) == (2, (d,), "read")
+        assert times(d)[-1] == ("second", at(21, 46, 40), at(21, 46, 40))
+        store.close()
+
+        # restart: nothing re-asked
+        store = Store(path)
+        clock.set(at(22, 20, 0))
+        r = poll_topic(client_for(board, clock), store, url, now=clock.now)
+        assert (r.requests, r.new_posts, r.refined, r.new_versions) == (1, (), (), ())
+        # feed requests: the first poll, c, the four posts, 3 failed attempts, the retry
+        assert board.request_count("/app.php/feed") == 1 + 1 + 1 + 3 + 1
+        store.close()
+
+
+def test_feed_off_prosilver_without_time_tags_never_asks(clock):
+    """prosilver links the topic feed whenever it is on: a page without the link means no
+    feed, so minute-precision prosilver (before 3.2.9) costs no extra request."""
+    with LocalBoard(language="en", clock=clock, time_tags=False) as board:
+        board.add_topic("Day 1", topic_id=4)
+        board.add_post("Вася", 58, "[color=red]Big Joe[/color]", clock.now())
+        store = Store(":memory:")
+        client = client_for(board, clock)
+        r = poll(client, store, board, clock)
+        assert r.requests == 1 and r.new_posts and r.feed == ""
+        assert stored_posts(store, board.topic_url())[0][0].precision == "minute"
+        assert poll(client, store, board, clock).requests == 1
+        assert board.request_count("/app.php") == 0

@@ -22,6 +22,15 @@ Failure injection: ``fail_next(n, status=503, retry_after=...)``, ``truncate_nex
 matching ``match=``; ``disabled = True`` (the "board is unavailable" page);
 ``expire_sessions()``. The ``Date`` header comes from the injected clock,
 so a simulated clock gives the board a simulated time too. ``requests`` logs every request.
+
+Boards without ``<time datetime>`` (``time_tags=False``: prosilver before 3.2.9, and what the
+parser reads of subsilver2) show post times to the minute, or with ``relative_dates=True``
+as «35 минут назад». ``feed=True`` switches on phpBB 3.3's Atom feeds: topic pages link them
+in their ``<head>`` and ``app.php/feed/topic/N`` serves the topic's newest ``feed_limit``
+posts (15, phpBB's default), newest first, with ``<published>``/``<updated>`` to the second
+in the board's offset, built like the real feed in fixtures/phpbb/phpbb-3.3.15/. With
+``feed=False`` (the default here, so a poll costs page requests only) every ``app.php/feed…``
+URL answers phpBB's 404 "feeds are not available".
 """
 
 from __future__ import annotations
@@ -72,6 +81,9 @@ _STR = {
         "message": "Сообщение", "mark": "Отметить", "sent": "Отправлено", "from": "От",
         "to": "Получатель", "login_ucp": "Пожалуйста, авторизуйтесь для входа в ваш личный "
                                          "раздел.", "new_pm": "Новое ЛС",
+        "feed": "Канал", "feed_new": "Новые темы", "feed_forum": "Форум", "feed_topic": "Тема",
+        "feed_stats": "Статистика: Добавлено ",
+        "no_feed": "Ленты новостей на этой конференции недоступны.",
         "powered": 'Создано на основе <a href="https://www.phpbb.com/">phpBB</a>&reg; Forum '
                    'Software &copy; phpBB Limited',
     },
@@ -107,6 +119,9 @@ _STR = {
         "message": "Message", "mark": "Mark", "sent": "Sent", "from": "From", "to": "To",
         "login_ucp": "Please login in order to access the User Control Panel.",
         "new_pm": "New PM",
+        "feed": "Feed", "feed_new": "New Topics", "feed_forum": "Forum", "feed_topic": "Topic",
+        "feed_stats": "Statistics: Posted by",
+        "no_feed": "Feeds are not available on this board.",
         "powered": 'Powered by <a href="https://www.phpbb.com/">phpBB</a>&reg; Forum Software '
                    '&copy; phpBB Limited',
     },
@@ -384,7 +399,7 @@ class LocalBoard:
                  forum_id: int = 3, forum_name: str | None = None,
                  username: str | None = None, password: str | None = None,
                  relative_dates: bool = False, time_tags: bool = True,
-                 first_post_id: int = 1) -> None:
+                 first_post_id: int = 1, feed: bool = False, feed_limit: int = 15) -> None:
         if language not in _STR:
             raise ValueError(f"language must be one of {sorted(_STR)}")
         self.language = language
@@ -395,6 +410,8 @@ class LocalBoard:
         self.title = title
         self.relative_dates = relative_dates
         self.time_tags = time_tags   # False: no <time datetime> (prosilver before 3.2.9)
+        self.feed = feed             # True: phpBB's Atom feeds (linked from topic pages)
+        self.feed_limit = feed_limit  # phpBB's feed_limit_post
         self.forums: dict[int, str] = {forum_id: forum_name or
                                        ("Игра" if language == "ru" else "Game")}
         self.default_forum = forum_id
@@ -624,10 +641,28 @@ class LocalBoard:
         ids = {u.name: u.user_id for u in self.users.values()}
         return BBCodeRenderer(strings=self.s, format_date=self.format_date, user_ids=ids)
 
+    def _feed_links(self, topic: BoardTopic | None = None) -> str:
+        """The Atom feed links phpBB 3.3 puts in a page's <head> when feeds are on."""
+        if not self.feed:
+            return ""
+        s = self.s
+
+        def link(title: str, href: str) -> str:
+            return (f'<link rel="alternate" type="application/atom+xml" '
+                    f'title="{_esc(s["feed"])} - {_esc(title)}" href="{href}">')
+        out = (f'\t{link(self.title, "/app.php/feed")}\t\t\t'
+               f'{link(s["feed_new"], "/app.php/feed/topics")}\t\t')
+        if topic is not None:
+            forum = self.forums.get(topic.forum_id, "")
+            out += (f'{link(s["feed_forum"] + " - " + forum, f"/app.php/feed/forum/{topic.forum_id}")}'
+                    f'\t{link(s["feed_topic"] + " - " + topic.title, f"/app.php/feed/topic/{topic.topic_id}")}\t')
+        return out + "\n"
+
     def _page(self, *, title: str, section: str, body: str, canonical: str | None = None,
-              user: int = 1, redirect: str = "index.php") -> str:
+              user: int = 1, redirect: str = "index.php", topic: BoardTopic | None = None) -> str:
         s = self.s
         canon = (f'\t<link rel="canonical" href="{_esc(canonical)}">\n' if canonical else "")
+        canon = self._feed_links(topic) + canon
         if user == 1:
             login = (f'\t\t\t<li class="rightside"  data-skip-responsive="true">\n'
                      f'\t\t\t<a href="./ucp.php?mode=login&amp;redirect={quote(redirect)}" '
@@ -977,8 +1012,59 @@ class LocalBoard:
                   f'</span>\n\t\t</a>\n\t</p>\n\t</div>\n')
         canonical = f"{self.url}viewtopic.php?t={topic_id}" + (f"&start={start}" if start else "")
         return self._page(title=f"{title} - {self.title}", section="viewtopic", body=body,
-                          canonical=canonical, user=user,
+                          canonical=canonical, user=user, topic=t,
                           redirect=f"viewtopic.php?start={start}&t={topic_id}")
+
+    def _feed_time(self, t: datetime) -> str:
+        return t.astimezone(self.tz).isoformat(timespec="seconds")
+
+    def render_topic_feed(self, topic_id: int) -> str:
+        """The topic's Atom feed as phpBB 3.3 serves ``app.php/feed/topic/N``: the newest
+        ``feed_limit`` posts, newest first; ``<published>`` is the post time, ``<updated>``
+        the last edit (else the post time), both to the second with the board's offset."""
+        t = self.topics[topic_id]
+        root = self.url.rstrip("/")
+        posts = sorted(t.posts, key=lambda p: (p.posted_at, p.post_id),
+                       reverse=True)[:self.feed_limit]
+        bb = self._bbcode()
+
+        def cdata(text: str) -> str:
+            return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
+
+        def absolute(fragment: str) -> str:
+            # phpBB's feed helper: one line, quotes without their <cite>, absolute links
+            fragment = re.sub(r"<blockquote[^>]*><div><cite>.*?</cite>",
+                              '<blockquote class="uncited"><div>', fragment.replace("\n", ""),
+                              flags=re.S)
+            return re.sub(r'(href|src)="\./', lambda m: f'{m.group(1)}="{root}/', fragment)
+
+        entries = []
+        for p in posts:
+            link = f"{root}/viewtopic.php?p={p.post_id}#p{p.post_id}"
+            stats = (f'<p>{self.s["feed_stats"]} <a href="{root}/memberlist.php?mode=viewprofile'
+                     f'&amp;u={p.author_id}">{_esc(p.author)}</a> — '
+                     f'{self.format_date(p.posted_at, relative=False)}</p><hr />')
+            entries.append(
+                f"\t\t<entry>\n\t\t<author><name>{cdata(p.author)}</name></author>\n"
+                f"\t\t<updated>{self._feed_time(p.edited_at or p.posted_at)}</updated>\n\n"
+                f"\t\t<published>{self._feed_time(p.posted_at)}</published>\n"
+                f"\t\t<id>{link}</id>\n\t\t<link href=\"{link}\"/>\n"
+                f"\t\t<title type=\"html\">{cdata(p.subject)}</title>\n\n\t\t\n"
+                f"\t\t<content type=\"html\" xml:base=\"{link}\">"
+                f"{cdata(chr(10) + absolute(bb.render(p.body)) + stats + chr(10))}</content>\n"
+                f"\t</entry>\n")
+        newest = max((p.edited_at or p.posted_at for p in posts), default=None)
+        feed_url = f"{root}/app.php/feed/topic/{topic_id}"
+        lang = "ru" if self.language == "ru" else "en-gb"
+        return (f'<?xml version="1.0" encoding="UTF-8"?>\n'
+                f'<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="{lang}">\n'
+                f'\t<link rel="self" type="application/atom+xml" href="{feed_url}" />\n\n'
+                f'\t<title>{_esc(self.title)}</title>\n'
+                f'\t<subtitle>Local phpBB 3.3 test board</subtitle>\n'
+                f'\t<link href="{root}/index.php" />\n'
+                + (f'\t<updated>{self._feed_time(newest)}</updated>\n' if newest else "")
+                + f'\n\t<author><name>{cdata(self.title)}</name></author>\n'
+                f'\t<id>{feed_url}</id>\n\n' + "".join(entries) + "\t</feed>\n")
 
     def render_forum(self, forum_id: int, *, user: int = 1) -> str:
         """The topic list of a forum (newest topic first, as phpBB sorts by last post)."""
@@ -1200,6 +1286,14 @@ class LocalBoard:
                 return 200, headers, page
             return 200, headers, self.render_pm_inbox(user)
         needs_login = self._password is not None and user == 1
+        if parts.path.startswith("/app.php/feed"):
+            m = re.fullmatch(r"/app\.php/feed/topic/(\d+)/?", parts.path)
+            if not self.feed:
+                return 404, headers, self.render_message(self.s["no_feed"], section="feed")
+            if m is None or int(m.group(1)) not in self.topics or needs_login:
+                return 404, headers, self.render_message(self.s["no_topic"], section="feed")
+            return 200, {**headers, "Content-Type": "application/atom+xml; charset=UTF-8"}, \
+                self.render_topic_feed(int(m.group(1)))
         if path == "viewtopic.php":
             topic_id, start = self._topic_target(q)
             if topic_id is None:
@@ -1309,7 +1403,8 @@ class _Handler(BaseHTTPRequestHandler):
             body = body[: max(1, len(body) // 2)]
         self.send_response(status, HTTPStatus(status).phrase if status in
                            HTTPStatus._value2member_map_ else "")
-        self.send_header("Content-Type", "text/html; charset=UTF-8")
+        headers = dict(headers)
+        self.send_header("Content-Type", headers.pop("Content-Type", "text/html; charset=UTF-8"))
         self.send_header("Content-Length", str(len(body)))
         for k, v in headers.items():
             self.send_header(k, v)
