@@ -10,6 +10,7 @@ with the capture's own ``Date`` header (fetch_log.tsv).
 
 from __future__ import annotations
 
+import re
 import threading
 from datetime import datetime, timezone
 from email.utils import format_datetime
@@ -225,4 +226,41 @@ def test_prosilver_pages_never_ask_for_the_feed(ctx):
         assert r.requests == 2 and r.feed == ""
         assert board.feed_requests() == 0
         assert ctx.store.topic_state(canonical_topic_url(url)).get("feed") is None
+        assert counts(tally_day(ctx, 1)) == TRUTH
+
+
+class UnlinkedBoard(FixtureBoard):
+    """The same capture from a style that links no feed in its <head>; ``old`` also drops
+    every app.php link, as a phpBB 3.0 page has none (3.0 serves feed.php?t=N)."""
+
+    def __init__(self, *, old: bool):
+        super().__init__("subsilver2-port-gorski-ru-relative-dates")
+        self.old = old
+
+    def answer(self, target):
+        status, ctype, body, date = super().answer(target)
+        if target.startswith("/viewtopic.php"):
+            body = re.sub(rb'<link rel="alternate" type="application/atom\+xml"[^>]*>', b"", body)
+            if self.old:
+                body = body.replace(b"app.php", b"faq.php")
+        path = urlsplit(target).path
+        if (path == "/feed.php") == self.old and path in ("/feed.php", "/app.php/feed/topic/4"):
+            return (200, "application/atom+xml; charset=UTF-8",
+                    (V33 / "feed_topic_4.ru.atom.xml").read_bytes(), date)
+        if path.endswith("feed.php") or "/feed" in path:
+            return 404, ctype, b"<html><body>Not Found</body></html>", date
+        return status, ctype, body, date
+
+
+@pytest.mark.parametrize("old, asked", [(False, "/app.php/feed/topic/4"),
+                                        (True, "/feed.php?t=4")])
+def test_style_without_feed_link_guesses_the_versions_feed_url(ctx, old, asked):
+    """A style that leaves the feed link out: the poller guesses the URL of the board's
+    phpBB version (3.1+ pages link app.php, 3.0 pages do not), once."""
+    with UnlinkedBoard(old=old) as board:
+        url = board.url + "viewtopic.php?t=4&style=2"
+        ctx.set_topic_for_day(1, url)
+        r = poll_topic(client(ctx, board), ctx.store, url, now=ctx.now)
+        assert r.feed == "read" and 96 in r.refined and r.requests == 3
+        assert [q for q in board.requests if "feed" in q] == [asked]
         assert counts(tally_day(ctx, 1)) == TRUTH

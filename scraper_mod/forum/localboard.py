@@ -654,8 +654,10 @@ class LocalBoard:
                f'{link(s["feed_new"], "/app.php/feed/topics")}\t\t')
         if topic is not None:
             forum = self.forums.get(topic.forum_id, "")
-            out += (f'{link(s["feed_forum"] + " - " + forum, f"/app.php/feed/forum/{topic.forum_id}")}'
-                    f'\t{link(s["feed_topic"] + " - " + topic.title, f"/app.php/feed/topic/{topic.topic_id}")}\t')
+            forum_link = link(f'{s["feed_forum"]} - {forum}', f"/app.php/feed/forum/{topic.forum_id}")
+            topic_link = link(f'{s["feed_topic"]} - {topic.title}',
+                              f"/app.php/feed/topic/{topic.topic_id}")
+            out += f"{forum_link}\t{topic_link}\t"
         return out + "\n"
 
     def _page(self, *, title: str, section: str, body: str, canonical: str | None = None,

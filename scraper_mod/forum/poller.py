@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 MAX_PAGES = 2000  # a topic longer than this is not a game day; stops a link loop
 _KEEP_PARAMS = ("style",)  # query parameters worth keeping when fetching (not in the key)
 FEED_MISSING_RETRY = timedelta(days=1)     # a board without a topic feed is asked once a day
-FEED_FAILED_RETRY = timedelta(minutes=15)  # a feed request that failed (network, 5xx)
+FEED_FAILED_RETRY = timedelta(minutes=5)   # a feed request that failed (network, 5xx)
 
 
 @dataclass(frozen=True)
@@ -357,7 +357,7 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
     feed_result = ""
     if not errors and last_page is not None:
         feed_result = _refine_from_feed(
-            client, store, key, tid, precision=precision, sightings=sightings,
+            client, store, key, tid, state, precision=precision, sightings=sightings,
             deleted=already_deleted | set(deleted), last_page=last_page, record=record,
             fetch_ids=fetch_ids, clock=clock, board_tz=board_tz, refined=refined)
 
@@ -381,7 +381,7 @@ def _feed_candidates(precision: dict[str, str], done: set[int], deleted: set[int
                   if best != "second" and int(pid) not in done and int(pid) not in deleted)
 
 
-def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, *,
+def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, state: dict, *,
                       precision: dict[str, str], sightings: dict[int, Post],
                       deleted: set[int], last_page: tuple[bytes, str, str], record,
                       fetch_ids: dict[int, int], clock: Callable[[], datetime],
@@ -393,7 +393,6 @@ def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, *,
     not list (never asked about again) and a board without a feed (not asked again for
     ``FEED_MISSING_RETRY``). Returns what happened ("", "read", "missing", "failed").
     """
-    state = store.topic_state(key)
     feed = dict(state.get("feed") or {})
     done = set(state.get("feed_done") or ())
     candidates = _feed_candidates(precision, done, deleted)
@@ -415,7 +414,10 @@ def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, *,
     result, why = "read", ""
     entries = []
     try:
-        res = client.get_page(url, on_fetch=record)
+        # a plain GET: the session is the one the topic pages were just read with, and a
+        # feed is never a login form or an error page to classify (its posts could quote one)
+        res = client.get(url)
+        record(res)
         if res.status != 200:
             raise ForumError(f"HTTP {res.status}", url=res.url)
         entries = parse_topic_feed(res.body, url=res.url)
@@ -425,8 +427,9 @@ def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, *,
         result, why = "missing", str(e)
     if result != "read":
         wait = FEED_MISSING_RETRY if result == "missing" else FEED_FAILED_RETRY
-        log.info("topic feed of %s %s (asked again after %s): %s", key, result,
-                 (now + wait).isoformat(timespec="seconds"), why)
+        (log.info if result == "missing" else log.warning)(
+            "topic feed of %s %s (asked again after %s): %s", key, result,
+            (now + wait).isoformat(timespec="seconds"), why)
         feed = {"url": None if result == "missing" else feed.get("url"), "status": result,
                 "error": why, "asked_at": now.isoformat(),
                 "retry_at": (now + wait).isoformat()}
@@ -453,7 +456,8 @@ def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, *,
                             key, pid, entry.author, post.author)
                 continue
             t = entry.published.astimezone(board_tz)
-            if not (post.earliest - timedelta(minutes=1) <= t <= post.latest + timedelta(minutes=1)):
+            slack = timedelta(minutes=1)
+            if not post.earliest - slack <= t <= post.latest + slack:
                 log.warning("feed of %s: post %s published %s, outside %s..%s shown on the "
                             "page (check [game] timezone); the feed's time is used",
                             key, pid, t.isoformat(), post.earliest.isoformat(),
