@@ -3,13 +3,17 @@
 Each command lives in its own module ``scraper_mod/cli/<name>.py`` with a
 ``register(subparsers)`` function that adds its parser and sets ``func``. ``func(args)``
 returns the exit status. Library errors (``ScraperModError``) become one ``error: ...`` line
-with exit status 1; usage errors exit 2 (argparse).
+with exit status 1; usage errors exit 2 (argparse), also as one line. A failing state file
+or disk (``sqlite3.Error``, ``OSError``) and even a bug are one line too: never a traceback
+(``-v`` logs it).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import logging
+import sqlite3
 import sys
 
 from .. import __version__
@@ -18,8 +22,15 @@ from ..errors import ScraperModError
 COMMANDS = ("demo", "deal", "posts", "poll", "tally", "moves", "resolve", "run", "status", "day")
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose usage errors are one ``error: ...`` line (CONTRACT.md), exit 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="scraper-mod",
         description="Hosts a forum mafia game beside a phpBB board: reads the votes and the "
                     "night moves, resolves each day by the rules and writes the BBCode posts.")
@@ -43,11 +54,26 @@ def main(argv: list[str] | None = None) -> int:
     except ScraperModError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
+    except sqlite3.Error as e:
+        print(f"error: {getattr(args, 'game', None) or 'the game folder'}: the state file "
+              f"state.sqlite3 failed: {e} (check that the game folder and its state.sqlite3 "
+              f"are writable and the disk is not full)", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        return 0
+    except OSError as e:
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"error: {where}{e.strerror or e} (check that the path exists, is writable "
+              f"and the disk is not full)", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+    except Exception as e:  # a bug: still one line, the details with -v (never a traceback)
+        logging.getLogger(__name__).debug("unexpected error", exc_info=True)
+        print(f"error: unexpected {type(e).__name__}: {e} (this is a bug in scraper-mod; "
+              f"run again with -v for the details and report them)", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

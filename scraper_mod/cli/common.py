@@ -6,7 +6,7 @@ import argparse
 import json
 import logging
 import sys
-from datetime import datetime
+from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
 from ..errors import ConfigError
@@ -28,7 +28,13 @@ def parse_time_arg(value: str, tz: ZoneInfo, *, name: str = "--at") -> datetime:
     except ValueError:
         raise ConfigError(f"{name}: not an ISO 8601 time: {value!r}",
                           hint="e.g. 2024-03-15T19:30 or 2024-03-15T19:30:00+03:00") from None
-    return t.replace(tzinfo=tz) if t.tzinfo is None else t
+    t = t.replace(tzinfo=tz) if t.tzinfo is None else t
+    try:  # year 1 or 9999 in another zone is no instant Python can compare
+        t.astimezone(timezone.utc)
+    except OverflowError:
+        raise ConfigError(f"{name}: out of range: {value!r}",
+                          hint="give a time within the game, e.g. 2024-03-15T19:30") from None
+    return t
 
 
 def print_json(data) -> None:

@@ -113,7 +113,8 @@ def run_move(args) -> int:
                 ctx.calendar().deadline(n - 1)
         except RulesError as e:
             ctx.store.put("moved_deadlines", previous)
-            raise ConfigError(f"day {n}: cannot move the deadline there: {e}") from None
+            raise ConfigError(f"cannot move the deadline there: {e.message}",
+                              hint=f"give a time after day {n}'s start") from None
         ctx.store.log_event("deadline_moved", {"day": n, "from": before.isoformat(),
                                                "to": after.isoformat()}, at=ctx.now())
         cal = ctx.calendar()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-from ..errors import ForumError
+from ..errors import ConfigError, ForumError
 from .common import add_game_argument
 
 
@@ -57,6 +57,8 @@ def run(args) -> int:
     status = 0
     try:
         now = ctx.now()
+        if args.day is not None and args.day < 1:
+            raise ConfigError(f"--day: must be 1 or more, not {args.day}")
         day = args.day if args.day is not None else ctx.calendar().day_at(now)
         if day <= 0:
             print(f"forum: the game has not started yet (day 1 starts "

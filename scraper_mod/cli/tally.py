@@ -43,6 +43,10 @@ def run(args: argparse.Namespace) -> int:
         if as_of is not None and as_of > ctx.now():
             raise ConfigError(f"--at: {as_of.isoformat()} is in the future",
                               hint="give a past time, or leave --at out for the count as of now")
+        if as_of is not None and as_of < ctx.calendar().day_start(1):
+            start = ctx.calendar().day_start(1).astimezone(ctx.game.timezone).isoformat()
+            raise ConfigError(f"--at: {as_of.isoformat()} is before the game starts ({start})",
+                              hint="check the date; [game] start in game.toml sets day 1")
         day = args.day if args.day is not None else current_day(ctx, as_of or ctx.now())
         if day < 1:
             raise ConfigError(f"--day: must be 1 or more, not {day}")
