@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import ConfigError
@@ -119,9 +120,14 @@ class Game:
 def resolve_game_path(arg: str | Path) -> Path:
     """A game folder or its game.toml -> the game.toml path."""
     p = Path(arg)
-    if p.is_dir():
-        p = p / GAME_FILE
-    if not p.exists():
+    try:
+        if p.is_dir():
+            p = p / GAME_FILE
+        found = p.exists()
+    except OSError as e:  # a folder we may not enter
+        raise ConfigError(f"cannot read: {e.strerror or e}", path=str(p),
+                          hint="check the folder's permissions") from None
+    if not found:
         raise ConfigError("no such game file", path=str(p),
                           hint="give a game folder holding game.toml, or the file itself")
     return p
@@ -137,6 +143,19 @@ def load_game(arg: str | Path) -> Game:
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read: {e}", path=str(path)) from None
     return parse_game(data, path=path)
+
+
+def _check_url(r: "_Reader", key: str, url: str, *, topic: bool = False) -> None:
+    """An http(s) address with a host; for a day's topic, a phpBB ``viewtopic.php?t=N``."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        r.fail(key, f"not a web address: {url!r}",
+               hint="give the full URL, e.g. https://forum.example.org/"
+                    + ("viewtopic.php?t=123" if topic else ""))
+    if topic and (not parts.path.endswith("viewtopic.php")
+                  or not "".join(parse_qs(parts.query).get("t", [])).isdigit()):
+        r.fail(key, f"not a phpBB topic address: {url!r}",
+               hint="copy the topic's link from the board: .../viewtopic.php?t=123")
 
 
 class _Reader:
@@ -367,9 +386,15 @@ def parse_game(data: dict, *, path: Path) -> Game:
                 dl = dl.replace(tzinfo=tz)
         if any(x.number == n for x in days):
             r.fail(pre + "number", f"day {n} is listed twice")
-        days.append(DaySpec(number=n, topic=r.typed(d, pre, "topic", str), deadline=dl))
+        topic = r.typed(d, pre, "topic", str)
+        if topic is not None:
+            _check_url(r, pre + "topic", topic, topic=True)
+        days.append(DaySpec(number=n, topic=topic, deadline=dl))
 
     forum = _typed_table(r, ForumConfig, r.table(data, "forum"), "forum.")
+    for key in ("url", "forum"):
+        if getattr(forum, key) is not None:
+            _check_url(r, f"forum.{key}", getattr(forum, key))
     if forum.min_delay < 0:
         r.fail("forum.min_delay", f"must be >= 0 seconds, not {forum.min_delay!r}")
     if forum.timeout <= 0:
@@ -388,6 +413,10 @@ def parse_game(data: dict, *, path: Path) -> Game:
         r.fail("moves.smtp_security", "must be ssl, starttls or none")
     if moves.security not in ("ssl", "starttls", "none"):
         r.fail("moves.security", "must be ssl, starttls or none")
+    for key in ("port", "smtp_port"):
+        if getattr(moves, key) is not None and not 1 <= getattr(moves, key) <= 65535:
+            r.fail(f"moves.{key}", f"must be a port number from 1 to 65535, not "
+                   f"{getattr(moves, key)!r}")
     if moves.source == "imap" and not moves.host:
         r.fail("moves.host", "the IMAP server's host name is needed for source = \"imap\"")
 

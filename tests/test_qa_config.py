@@ -1,0 +1,100 @@
+"""QA: a broken game.toml or game folder is one clear error naming the file and the key."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scraper_mod.cli import main
+from scraper_mod.config import load_game
+from scraper_mod.errors import ConfigError
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "games" / "day1"
+TOPIC = 'topic = "http://127.0.0.1/viewtopic.php?t=4"'
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    folder = tmp_path / "игра 2"
+    shutil.copytree(FIXTURE, folder)
+    return folder
+
+
+def edit(folder: Path, old: str, new: str) -> None:
+    path = folder / "game.toml"
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.mark.parametrize("old, new, key, message", [
+    (TOPIC, 'topic = "день первый"', "days[1].topic", "not a web address: 'день первый'"),
+    (TOPIC, 'topic = "ftp://127.0.0.1/viewtopic.php?t=4"', "days[1].topic",
+     "not a web address"),
+    (TOPIC, 'topic = "http://127.0.0.1/viewforum.php?f=2"', "days[1].topic",
+     "not a phpBB topic address"),
+    (TOPIC, 'topic = "http://127.0.0.1/viewtopic.php?t=abc"', "days[1].topic",
+     "not a phpBB topic address"),
+    ('url = "http://127.0.0.1/"', 'url = "forum.example.org"', "forum.url",
+     "not a web address: 'forum.example.org'"),
+    ('url = "http://127.0.0.1/"', 'url = "http://127.0.0.1/"\nforum = "viewforum.php?f=3"',
+     "forum.forum", "not a web address"),
+    ('path = "moves"', 'path = "moves"\nport = 99999', "moves.port", "from 1 to 65535"),
+    ('path = "moves"', 'path = "moves"\nsmtp_port = 0', "moves.smtp_port", "from 1 to 65535"),
+])
+def test_bad_addresses_name_the_key(game, old, new, key, message):
+    """A topic that is no URL used to pass the loader and fail later at the poller, without
+    naming game.toml; a port out of range reached the socket."""
+    edit(game, old, new)
+    with pytest.raises(ConfigError) as e:
+        load_game(game)
+    assert e.value.key == key and e.value.path == str(game / "game.toml")
+    assert message in str(e.value)
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1/viewtopic.php?t=4",
+                                 "https://forum.example.org/phpBB3/viewtopic.php?f=2&t=123",
+                                 "https://forum.example.org/viewtopic.php?t=123&start=25"])
+def test_good_topic_addresses_load(game, url):
+    edit(game, TOPIC, f'topic = "{url}"')
+    assert load_game(game).day(1).topic == url
+
+
+def test_a_game_path_that_cannot_be_looked_at(tmp_path, capsys):
+    """os.stat failing with something other than "no such file" (here a name too long for
+    the file system) was a traceback out of Path.exists()."""
+    code = main(["tally", str(tmp_path / ("и" * 300)), "--offline"])
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert "cannot read" in err
+
+
+def _without_root_powers(argv: list[str]) -> list[str]:
+    """Run as root without the powers that ignore file permissions (capsh), so that a
+    chmod means what it means for a host; a normal user needs nothing."""
+    if os.geteuid() != 0:
+        return argv
+    if not shutil.which("capsh"):
+        pytest.skip("running as root without capsh: file permissions cannot be tested")
+    import shlex
+    return ["capsh", "--drop=cap_dac_override,cap_dac_read_search,cap_fowner", "--", "-c",
+            shlex.join(argv)]
+
+
+def test_a_game_folder_without_permission(game):
+    os.chmod(game, 0)
+    try:
+        p = subprocess.run(_without_root_powers(
+            [sys.executable, "-m", "scraper_mod", "tally", str(game), "--offline", "--day", "1"]),
+            capture_output=True, text=True, timeout=60)
+    finally:
+        os.chmod(game, 0o755)
+    assert p.returncode == 1 and "Traceback" not in p.stderr
+    assert p.stderr.startswith("error: ") and p.stderr.count("\n") == 1
+    assert str(game / "game.toml") in p.stderr and "check the folder's permissions" in p.stderr
