@@ -5,12 +5,14 @@ The service functions (tallying, move intake, resolution, the daemon) take a ``G
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from .clock import Clock, SystemClock
 from .config import Game, load_game
+from .errors import StorageError
 from .store import Store
 
 
@@ -51,7 +53,43 @@ class GameContext:
         self.store.close()
 
 
+def check_state_owner(game: Game, store: Store) -> None:
+    """Refuse a state file that belongs to another game (copied with an old game folder):
+    its posts, moves and results would mix into this game's. The state remembers the game's
+    title and start date; one of them may change (a typo fixed, a start moved), not both.
+    A state without that record is judged by the players of its last resolved day."""
+    want = {"title": game.title, "start": game.start.isoformat()}
+    have = store.get("game")
+    mismatch = None
+    if have is not None and have != want:
+        if have.get("title") != want["title"] and have.get("start") != want["start"]:
+            mismatch = f"the game {have.get('title')!r} starting {have.get('start')}"
+    elif have is None:
+        resolved = store.resolutions()
+        if resolved:
+            nicks = set(resolved[max(resolved)].get("state", {}).get("roles", {}))
+            players = {p.nick for p in game.players}
+            if nicks and len(nicks & players) * 2 < len(nicks):
+                mismatch = f"another game (players {', '.join(sorted(nicks)[:3])}, ...)"
+    if mismatch:
+        raise StorageError(f"this state file belongs to {mismatch}, not to "
+                           f"{game.title!r} starting {want['start']}", path=str(game.state_path),
+                           hint="move it away to start this game fresh, or check that this is "
+                                "the right game folder and its [game] title and start")
+    if have != want:
+        try:
+            store.put("game", want)
+        except sqlite3.OperationalError:  # a read-only state still reads
+            pass
+
+
 def open_game(arg: str | Path, *, clock: Clock | None = None) -> GameContext:
     """Load the game file and open (creating if needed) its state store."""
     game = load_game(arg)
-    return GameContext(game=game, store=Store(game.state_path), clock=clock or SystemClock())
+    store = Store(game.state_path)
+    try:
+        check_state_owner(game, store)
+    except BaseException:
+        store.close()
+        raise
+    return GameContext(game=game, store=store, clock=clock or SystemClock())

@@ -137,8 +137,14 @@ class Store:
             self.db.execute("PRAGMA foreign_keys=ON")
             self._migrate()
         except sqlite3.DatabaseError as e:
+            # permissions, a full disk or a lock are no broken file: never suggest moving
+            # the state away then (its posts and moves may exist nowhere else)
             raise StorageError(f"cannot open the state file: {e}", path=self.path,
-                               hint="is it a scraper-mod state.sqlite3? move it away to start fresh") from None
+                               hint="check that the game folder and state.sqlite3 are writable, "
+                                    "the disk is not full and no other program holds the file"
+                               if isinstance(e, sqlite3.OperationalError) else
+                               "is it a scraper-mod state.sqlite3? move it away to start "
+                               "fresh") from None
 
     # -- schema -------------------------------------------------------------------------
     def _migrate(self) -> None:

@@ -10,16 +10,17 @@ from pathlib import Path
 import pytest
 
 from scraper_mod.cli import main
+from scraper_mod.store import Store
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "games" / "day1"
 
 
 @pytest.fixture
 def game(tmp_path) -> Path:
-    """fixtures/games/day1 (day 1: 8-9 April 2024, with its topic stored) in a folder whose
-    path has a space and Cyrillic letters, as hosts' folders do."""
+    """fixtures/games/day1 (day 1: 8-9 April 2024) in a folder whose path has a space and
+    Cyrillic letters, as hosts' folders do."""
     folder = tmp_path / "Игры мафии" / "игра 2"
-    shutil.copytree(FIXTURE, folder)
+    shutil.copytree(FIXTURE, folder, ignore=shutil.ignore_patterns("state.sqlite3*"))
     return folder
 
 
@@ -96,7 +97,10 @@ def test_a_failing_state_file_midway_is_one_line(game, capsys):
     """A state file that opens but fails on a later write (here: a table made unwritable by
     a trigger, as a read-only or full disk would) is one line naming the game and what to
     check; the stored posts stay."""
+    Store(game / "state.sqlite3").close()
     db = sqlite3.connect(game / "state.sqlite3")
+    db.execute("INSERT INTO post_versions (topic, post_id, fetched_at, sha256, data) "
+               "VALUES ('t', 1, '2024-04-09T10:00:00+00:00', 'x', '{}')")
     versions = db.execute("SELECT COUNT(*) FROM post_versions").fetchone()[0]
     db.execute("CREATE TRIGGER no_resolutions BEFORE INSERT ON resolutions "
                "BEGIN SELECT RAISE(FAIL, 'disk I/O error'); END")

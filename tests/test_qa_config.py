@@ -21,7 +21,7 @@ TOPIC = 'topic = "http://127.0.0.1/viewtopic.php?t=4"'
 @pytest.fixture
 def game(tmp_path) -> Path:
     folder = tmp_path / "игра 2"
-    shutil.copytree(FIXTURE, folder)
+    shutil.copytree(FIXTURE, folder, ignore=shutil.ignore_patterns("state.sqlite3*"))
     return folder
 
 
