@@ -38,6 +38,7 @@ class ForumConfig:
     url: str | None = None
     username: str | None = None
     min_delay: float = 1.0        # seconds between two requests to the board
+    full_scan_delay: float = 0.5  # the same during the once-a-day full re-scan at the deadline
     timeout: float = 30.0
     retries: int = 4
     forum: str | None = None      # viewforum URL where new day topics appear
@@ -395,8 +396,9 @@ def parse_game(data: dict, *, path: Path) -> Game:
     for key in ("url", "forum"):
         if getattr(forum, key) is not None:
             _check_url(r, f"forum.{key}", getattr(forum, key))
-    if forum.min_delay < 0:
-        r.fail("forum.min_delay", f"must be >= 0 seconds, not {forum.min_delay!r}")
+    for key in ("min_delay", "full_scan_delay"):
+        if getattr(forum, key) < 0:
+            r.fail(f"forum.{key}", f"must be >= 0 seconds, not {getattr(forum, key)!r}")
     if forum.timeout <= 0:
         r.fail("forum.timeout", f"must be > 0 seconds, not {forum.timeout!r}")
     if not 0 <= forum.retries <= 20:

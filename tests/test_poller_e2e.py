@@ -386,3 +386,24 @@ def test_feed_off_prosilver_without_time_tags_never_asks(clock):
         assert stored_posts(store, board.topic_url())[0][0].precision == "minute"
         assert poll(client, store, board, clock).requests == 1
         assert board.request_count("/app.php") == 0
+
+
+def test_full_rescan_is_paced_by_full_scan_delay(board, clock):
+    """The once-a-day full re-scan at the deadline may be paced faster ([forum]
+    full_scan_delay) than the day's polls (min_delay); the client's pace is restored after."""
+    for i in range(12):  # three pages of five
+        post(board, clock, "Вася", 58, f"пост {i}", minutes=1)
+    store = Store(":memory:")
+    client = client_for(board, clock, full_scan_delay=0.25)
+    poll(client, store, board, clock)          # first poll reads every page at min_delay
+    clock.slept.clear()
+    report = poll(client, store, board, clock, full=True)
+    assert report.pages == (1, 2, 3)
+    waits = [s for s in clock.slept if s > 0]
+    assert waits and all(abs(s - 0.25) < 1e-6 for s in waits)
+    assert client.min_delay == 1.0
+    clock.slept.clear()
+    clock.advance(seconds=0.1)
+    client.get(board.topic_url())
+    client.get(board.topic_url())
+    assert [round(s, 6) for s in clock.slept if s > 0] == [0.9, 1.0]  # min_delay again

@@ -22,6 +22,7 @@ exception message and never shown by ``repr``.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -203,7 +204,8 @@ class ForumClient:
 
     def __init__(self, session: requests.Session | None = None, *, base_url: str,
                  username: str | None = None, password: str | None = None,
-                 min_delay: float = 1.0, timeout: float = 30, retries: int = 4,
+                 min_delay: float = 1.0, full_scan_delay: float | None = None,
+                 timeout: float = 30, retries: int = 4,
                  backoff: float = 1.0, max_backoff: float = 60.0,
                  max_retry_after: float = 300.0,
                  sleep: Callable[[float], None] = time.sleep,
@@ -224,6 +226,8 @@ class ForumClient:
         self.username = username
         self.__password = password if password is not None else os.environ.get(PASSWORD_ENV)
         self.min_delay = float(min_delay)
+        # the once-a-day full re-scan at the deadline may be paced faster than the day's polls
+        self.full_scan_delay = self.min_delay if full_scan_delay is None else float(full_scan_delay)
         self.timeout = timeout
         self.retries = int(retries)
         self.backoff = float(backoff)
@@ -250,6 +254,16 @@ class ForumClient:
         return urljoin(self.base_url, url)
 
     # -- low level -----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def paced(self, min_delay: float):
+        """Temporarily space requests by ``min_delay`` seconds (the deadline's full re-scan)."""
+        saved = self.min_delay
+        self.min_delay = float(min_delay)
+        try:
+            yield self
+        finally:
+            self.min_delay = saved
+
     def _wait(self, seconds: float) -> None:
         if seconds > 0:
             self.slept.append(seconds)

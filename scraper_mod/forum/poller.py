@@ -31,6 +31,7 @@ The topic key is the canonical topic URL ``…/viewtopic.php?t=N`` (no ``start``
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 from contextlib import contextmanager
@@ -228,8 +229,15 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
 
     ``now`` is the local clock: an aware datetime or a function returning one; it dates the
     stored fetches. Post versions are dated by the board's clock (the ``Date`` header).
-    Raises only for a bad URL, and for a full scan that could not read every page.
+    Raises only for a bad URL, and for a full scan that could not read every page. A full
+    scan is paced by the client's ``full_scan_delay`` ([forum] full_scan_delay).
     """
+    with _paced_for(client, full):
+        return _poll_topic(client, store, topic_url, now=now, full=full, board_tz=board_tz)
+
+
+def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
+                full: bool, board_tz: ZoneInfo) -> PollReport:
     from .parser import parse_topic_page
 
     key = canonical_topic_url(topic_url)
@@ -537,6 +545,11 @@ def poll_day(ctx, day: int | None = None, *, full: bool = False,
     return poll_topic(client, ctx.store, url, now=ctx.now, full=full, board_tz=ctx.game.timezone)
 
 
+def _paced_for(client: ForumClient, full: bool):
+    """A full re-scan is paced by the client's ``full_scan_delay``; other polls by min_delay."""
+    return client.paced(client.full_scan_delay) if full else contextlib.nullcontext()
+
+
 def client_for_game(game, clock=None, *, topic_url: str | None = None,
                     session=None) -> ForumClient:
     """A ForumClient for the game's ``[forum]`` settings, with the game's clock injected."""
@@ -554,6 +567,7 @@ def client_for_game(game, clock=None, *, topic_url: str | None = None,
     else:
         monotonic = lambda: clock.now().timestamp()  # noqa: E731 - a simulated clock
     return ForumClient(session, base_url=base or "", username=f.username,
-                       min_delay=f.min_delay, timeout=f.timeout, retries=f.retries,
+                       min_delay=f.min_delay, full_scan_delay=f.full_scan_delay,
+                       timeout=f.timeout, retries=f.retries,
                        sleep=clock.sleep, monotonic=monotonic, now=clock.now)
 
