@@ -3,25 +3,20 @@
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
 
+from qa_game import copy_game
 from scraper_mod.cli import main
 from scraper_mod.store import Store
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "games" / "day1"
 
 
 @pytest.fixture
 def game(tmp_path) -> Path:
-    """fixtures/games/day1 (day 1: 8-9 April 2024) in a folder whose path has a space and
-    Cyrillic letters, as hosts' folders do."""
-    folder = tmp_path / "Игры мафии" / "игра 2"
-    shutil.copytree(FIXTURE, folder, ignore=shutil.ignore_patterns("state.sqlite3*"))
-    return folder
+    return copy_game(tmp_path)
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:

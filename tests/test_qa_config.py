@@ -3,33 +3,24 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from qa_game import copy_game, edit, without_root_powers
 from scraper_mod.cli import main
 from scraper_mod.config import load_game
 from scraper_mod.errors import ConfigError
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "games" / "day1"
 TOPIC = 'topic = "http://127.0.0.1/viewtopic.php?t=4"'
 
 
 @pytest.fixture
 def game(tmp_path) -> Path:
-    folder = tmp_path / "игра 2"
-    shutil.copytree(FIXTURE, folder, ignore=shutil.ignore_patterns("state.sqlite3*"))
-    return folder
+    return copy_game(tmp_path)
 
-
-def edit(folder: Path, old: str, new: str) -> None:
-    path = folder / "game.toml"
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 @pytest.mark.parametrize("old, new, key, message", [
@@ -75,22 +66,11 @@ def test_a_game_path_that_cannot_be_looked_at(tmp_path, capsys):
     assert "cannot read" in err
 
 
-def _without_root_powers(argv: list[str]) -> list[str]:
-    """Run as root without the powers that ignore file permissions (capsh), so that a
-    chmod means what it means for a host; a normal user needs nothing."""
-    if os.geteuid() != 0:
-        return argv
-    if not shutil.which("capsh"):
-        pytest.skip("running as root without capsh: file permissions cannot be tested")
-    import shlex
-    return ["capsh", "--drop=cap_dac_override,cap_dac_read_search,cap_fowner", "--", "-c",
-            shlex.join(argv)]
-
 
 def test_a_game_folder_without_permission(game):
     os.chmod(game, 0)
     try:
-        p = subprocess.run(_without_root_powers(
+        p = subprocess.run(without_root_powers(
             [sys.executable, "-m", "scraper_mod", "tally", str(game), "--offline", "--day", "1"]),
             capture_output=True, text=True, timeout=60)
     finally:

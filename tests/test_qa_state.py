@@ -4,7 +4,6 @@ cannot be written is never called broken (the host must not move away his only c
 from __future__ import annotations
 
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -12,26 +11,18 @@ from pathlib import Path
 
 import pytest
 
+from qa_game import copy_game, edit, without_root_powers
 from scraper_mod.cli import main
 from scraper_mod.context import open_game
 from scraper_mod.errors import StorageError
 from scraper_mod.store import Store
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "games" / "day1"
 
 
 @pytest.fixture
 def game(tmp_path) -> Path:
-    folder = tmp_path / "игра 2"
-    shutil.copytree(FIXTURE, folder, ignore=shutil.ignore_patterns("state.sqlite3*"))
-    return folder
+    return copy_game(tmp_path)
 
-
-def edit(folder: Path, old: str, new: str) -> None:
-    path = folder / "game.toml"
-    text = path.read_text(encoding="utf-8")
-    assert old in text
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def test_a_state_copied_into_the_next_game_is_refused(game, tmp_path, capsys):
@@ -120,13 +111,8 @@ def test_a_read_only_game_folder_is_not_called_broken(game):
     Store(game / "state.sqlite3").close()
     os.chmod(game, 0o555)
     try:
-        argv = [sys.executable, "-m", "scraper_mod", "tally", str(game), "--offline", "--day", "1"]
-        if os.geteuid() == 0:
-            if not shutil.which("capsh"):
-                pytest.skip("running as root without capsh: permissions cannot be tested")
-            import shlex
-            argv = ["capsh", "--drop=cap_dac_override,cap_dac_read_search,cap_fowner", "--",
-                    "-c", shlex.join(argv)]
+        argv = without_root_powers([sys.executable, "-m", "scraper_mod", "tally", str(game),
+                                    "--offline", "--day", "1"])
         p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     finally:
         os.chmod(game, 0o755)
