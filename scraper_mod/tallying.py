@@ -363,7 +363,10 @@ def poll_day(ctx: GameContext, day: int):
     from .forum import poller
     report = poller.poll_day(ctx, day)
     if report is not None and report.errors:
-        raise ForumError(f"the topic could not be read completely: {report.errors[0]}",
+        first = report.errors[0]
+        if report.topic and first.startswith(f"{report.topic}: "):  # the URL once is enough
+            first = first[len(report.topic) + 2:]
+        raise ForumError(f"the topic could not be read completely: {first}",
                          url=report.topic, hint="try again, or count the stored posts "
                          "with --offline")
     return report

@@ -111,7 +111,8 @@ class MaildirSource:
 
     def _open(self) -> mailbox.Maildir:
         if not self.path.is_dir():
-            raise MailboxError("no such Maildir folder", source=self.name,
+            raise MailboxError("not a folder but a file" if self.path.exists() else
+                               "no such Maildir folder", source=self.name,
                                hint="check [moves] path in game.toml; a Maildir holds cur/, "
                                     "new/ and tmp/")
         missing = [d for d in ("cur", "new") if not (self.path / d).is_dir()]
@@ -177,7 +178,8 @@ class QueueSource:
 
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
         if not self.path.is_dir():
-            raise MailboxError("no such queue folder", source=self.name,
+            raise MailboxError("not a folder but a file" if self.path.exists() else
+                               "no such queue folder", source=self.name,
                                hint="check [moves] path in game.toml")
         try:
             entries = [e for e in os.scandir(self.path) if e.is_file()
