@@ -181,7 +181,7 @@ def _toml_str(s: str) -> str:
 
 def game_toml(*, title: str, start: str, players: list[SynthPlayer], random_list: list[str],
               forum_url: str, topics: dict[int, str], min_delay: float,
-              moves_path: str = "moves") -> str:
+              full_scan_delay: float | None = None, moves_path: str = "moves") -> str:
     """A game.toml (CONTRACT.md) for a synthetic game."""
     duty = next(p.nick for p in players if p.role == "mafia")
     lines = [
@@ -189,7 +189,8 @@ def game_toml(*, title: str, start: str, players: list[SynthPlayer], random_list
         f"start = {start}", 'day_start = "21:00"', 'deadline = "20:00"',
         "merge_weekends = false", 'language = "ru"', 'host = "admin"',
         "random_list = [" + ", ".join(_toml_str(n) for n in random_list) + "]", "",
-        "[forum]", f"url = {_toml_str(forum_url)}", f"min_delay = {min_delay}", "",
+        "[forum]", f"url = {_toml_str(forum_url)}", f"min_delay = {min_delay}",
+        *([f"full_scan_delay = {full_scan_delay}"] if full_scan_delay is not None else []), "",
         "[moves]", 'source = "maildir"', f"path = {_toml_str(moves_path)}", "",
         "[mafia]", f"duty = {_toml_str(duty)}", "",
     ]

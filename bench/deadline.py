@@ -2,8 +2,8 @@
 
 Usage::
 
-    python bench/deadline.py               # 1,000-post topic, the game's default min_delay
-    python bench/deadline.py --quick       # 200 posts, min_delay 0; timing targets not enforced
+    python bench/deadline.py               # 1,000-post topic, the default full_scan_delay
+    python bench/deadline.py --quick       # 200 posts, no delay; timing targets not enforced
     python bench/deadline.py --posts 2000 --min-delay 0.5 --json out.json
     python bench/deadline.py --min-delay 0 --profile   # where the non-waiting time goes
 
@@ -13,8 +13,8 @@ day of synthetic Russian/English chatter with colored votes, quotes, bold names 
 changes, decided by votes. During the day the topic was polled (untimed, on a simulated
 clock). The clock then stands at the deadline — grace 0 — and the bench times
 ``resolve_day_files(ctx, 1)`` on the real clock: the final full re-scan of every page
-through ``ForumClient`` with the game's ``[forum] min_delay`` between requests (the default,
-1 s, unless ``--min-delay``), the last read of the Maildir, the tally, the night, the posts
+through ``ForumClient`` with the game's ``[forum] full_scan_delay`` between requests (the
+default, 0.5 s, unless ``--min-delay``; the day's polls keep ``min_delay``, 1 s), the last read of the Maildir, the tally, the night, the posts
 rendered and ``out/day-1/`` written atomically. It checks that the day's lynch is the one
 the synthetic votes decided.
 
@@ -24,7 +24,7 @@ no delay, no parsing), measured in the same run:
 * ``total``: deadline to files written (target under 30 s);
 * ``parse_resolve``: the part that is neither waiting for HTTP answers nor the politeness delay
   — parsing, storing, tallying, judging moves, resolving, rendering, writing (target under 2 s);
-* ``politeness``: the time spent in ``min_delay`` waits.
+* ``politeness``: the time spent in the re-scan's politeness waits.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def run(args, report: Report) -> None:
 
     n_posts = args.posts or (200 if args.quick else 1000)
     min_delay = args.min_delay if args.min_delay is not None else (
-        0.0 if args.quick else ForumConfig().min_delay)
+        0.0 if args.quick else ForumConfig().full_scan_delay)
     rng = random.Random(20240408)
     players = game_players(20)
     nicks = [p.nick for p in players]
@@ -133,7 +133,8 @@ def run(args, report: Report) -> None:
             board.add_topic("День 1 — голосование")
             (tmp / "game.toml").write_text(game_toml(
                 title="Бенч: дедлайн", start="2024-04-08", players=players, random_list=order,
-                forum_url=board.url, topics={1: board.topic_url()}, min_delay=min_delay),
+                forum_url=board.url, topics={1: board.topic_url()}, min_delay=min_delay,
+                full_scan_delay=min_delay),
                 encoding="utf-8")
             history = FakeClock(datetime.fromisoformat("2024-04-09T19:50:00+03:00"))
             board_clock[0] = history
@@ -152,7 +153,7 @@ def run(args, report: Report) -> None:
             write_maildir(tmp / "moves", mails)
             pages = -(-len(posts) // PER_PAGE)
             report.info(f"{len(posts)} posts on {pages} pages, 20 players, "
-                        f"{len(mails)} night moves by mail, min_delay {min_delay:g} s, grace 0")
+                        f"{len(mails)} night moves by mail, full_scan_delay {min_delay:g} s, grace 0")
 
             # the day's polling, untimed, on the simulated clock
             rep = poller.poll_day(ctx, 1)
@@ -221,12 +222,12 @@ def run(args, report: Report) -> None:
                f"{fmt_s(http.seconds)} = {http.seconds / bare:.2f}x the bare fetch",
                ratio=http.seconds / bare, value=http.seconds, unit="s", baseline=bare)
     report.add("politeness",
-               f"min_delay waits: {fmt_s(waits)} = {waits / bare:.1f}x the bare fetch "
+               f"full_scan_delay waits: {fmt_s(waits)} = {waits / bare:.1f}x the bare fetch "
                f"({min_delay:g} s between requests)",
                ratio=waits / bare, value=waits, unit="s", baseline=bare)
     gaps = max(1, http.count - 1)
     allowed = (TARGET_TOTAL - (total - waits)) / gaps
-    report.info(f"the {TARGET_TOTAL:g} s target leaves room for min_delay <= {allowed:.2f} s "
+    report.info(f"the {TARGET_TOTAL:g} s target leaves room for full_scan_delay <= {allowed:.2f} s "
                 f"between the {http.count} requests of this re-scan")
 
 
@@ -235,8 +236,8 @@ def main() -> None:
     p.add_argument("--posts", type=int, default=None,
                    help="posts in the day's topic (default 1000; 200 with --quick)")
     p.add_argument("--min-delay", type=float, default=None,
-                   help="seconds between requests (default: the game file's default, 1; "
-                        "0 with --quick)")
+                   help="seconds between the final re-scan's requests (default: the game "
+                        "file's full_scan_delay, 0.5; 0 with --quick)")
     p.add_argument("--profile", action="store_true",
                    help="print a cProfile of resolve_day_files (the timed part)")
     main_wrapper("deadline", run, p)
