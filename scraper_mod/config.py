@@ -7,6 +7,7 @@ Every problem is a ``ConfigError`` naming the file and the key, e.g.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -397,10 +398,11 @@ def parse_game(data: dict, *, path: Path) -> Game:
         if getattr(forum, key) is not None:
             _check_url(r, f"forum.{key}", getattr(forum, key))
     for key in ("min_delay", "full_scan_delay"):
-        if getattr(forum, key) < 0:
-            r.fail(f"forum.{key}", f"must be >= 0 seconds, not {getattr(forum, key)!r}")
-    if forum.timeout <= 0:
-        r.fail("forum.timeout", f"must be > 0 seconds, not {forum.timeout!r}")
+        if not 0 <= getattr(forum, key) < math.inf:  # nan and inf are TOML floats too
+            r.fail(f"forum.{key}", "must be a finite number of seconds >= 0, not "
+                   f"{getattr(forum, key)!r}")
+    if not 0 < forum.timeout < math.inf:
+        r.fail("forum.timeout", f"must be a finite number of seconds > 0, not {forum.timeout!r}")
     if not 0 <= forum.retries <= 20:
         r.fail("forum.retries", f"must be from 0 to 20, not {forum.retries!r}")
     try:
@@ -425,8 +427,9 @@ def parse_game(data: dict, *, path: Path) -> Game:
     s = r.table(data, "schedule")
     r.unknown(s, "schedule.", {x.name for x in dataclasses.fields(ScheduleConfig)})
     for k, v in s.items():
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-            r.fail(f"schedule.{k}", f"must be a number of minutes/seconds >= 0, not {v!r}")
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < math.inf:
+            r.fail(f"schedule.{k}", f"must be a finite number of minutes/seconds >= 0, "
+                   f"not {v!r}")
     schedule = ScheduleConfig(**s)
 
     deal = r.table(data, "deal")

@@ -78,3 +78,22 @@ def test_a_game_folder_without_permission(game):
     assert p.returncode == 1 and "Traceback" not in p.stderr
     assert p.stderr.startswith("error: ") and p.stderr.count("\n") == 1
     assert str(game / "game.toml") in p.stderr and "check the folder's permissions" in p.stderr
+
+
+@pytest.mark.parametrize("old, new, key", [
+    ('url = "http://127.0.0.1/"', 'url = "http://127.0.0.1/"\nmin_delay = inf', "forum.min_delay"),
+    ('url = "http://127.0.0.1/"', 'url = "http://127.0.0.1/"\nfull_scan_delay = nan',
+     "forum.full_scan_delay"),
+    ('url = "http://127.0.0.1/"', 'url = "http://127.0.0.1/"\ntimeout = nan', "forum.timeout"),
+    ('tie_scope = "all_alive"', 'tie_scope = "all_alive"\n[schedule]\npoll_minutes = nan',
+     "schedule.poll_minutes"),
+    ('tie_scope = "all_alive"', 'tie_scope = "all_alive"\n[schedule]\ngrace_seconds = inf',
+     "schedule.grace_seconds"),
+])
+def test_nan_and_inf_are_no_durations(game, old, new, key):
+    """TOML has inf and nan; they passed the >= 0 checks (nan compares false) and reached
+    time.sleep() and the schedule."""
+    edit(game, old, new)
+    with pytest.raises(ConfigError) as e:
+        load_game(game)
+    assert e.value.key == key and "finite number" in str(e.value)
