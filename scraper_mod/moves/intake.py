@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import smtplib
+import weakref
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -152,15 +153,40 @@ def message_day(calendar, received_at: datetime) -> int:
     return 1 if received_at >= calendar.day_start(1) - EARLY_MARGIN else 0
 
 
+#: letters already read, per store: message id -> (the stored message, its letter). Stored
+#: messages never change (the store is append-only), and reading one is pure, so a message
+#: equal to the one read before (same id, source, key, receive time and raw bytes) reads the
+#: same: recomputing N days decodes each message once instead of N times.
+_READ: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _read_cached(store, msg: StoredMessage) -> Letter:
+    try:
+        per_store = _READ[store]
+    except (KeyError, TypeError):
+        per_store = {}
+        try:
+            _READ[store] = per_store
+        except TypeError:  # a store that cannot be weakly referenced: no cache
+            return read_letter(msg)
+    hit = per_store.get(msg.id)
+    if hit is not None and hit[0] == msg:
+        return hit[1]
+    letter = read_letter(msg)
+    per_store[msg.id] = (msg, letter)
+    return letter
+
+
 def _letters(ctx, *, as_of: datetime | None = None) -> tuple[list[Letter], list[int]]:
     """Every stored message (up to ``as_of``), read, without second deliveries."""
     seen: set[str] = set()
     letters: list[Letter] = []
     dups: list[int] = []
-    for msg in ctx.store.messages():
+    store = ctx.store
+    for msg in store.messages():
         if as_of is not None and msg.received_at > as_of:
             continue
-        letter = read_letter(msg)
+        letter = _read_cached(store, msg)
         if letter.header_id:
             # the same sender's Message-ID: a second delivery (a stranger cannot suppress a
             # player's move by reusing its Message-ID)
