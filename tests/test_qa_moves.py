@@ -29,3 +29,47 @@ def test_moves_path_missing(tmp_path, capsys, source, kind):
     code = main(["moves", str(game), "--day", "1"])
     err = capsys.readouterr().err
     assert code == 1 and f"no such {kind} folder" in err and "[moves] path" in err
+
+
+def test_moves_after_deal_use_the_dealt_roles(tmp_path, capsys):
+    """A game file without roles: `deal` draws them into the state. `moves` judged the night
+    from the game file alone and failed with «player 'Вася' has no role yet»; `resolve` used
+    the dealt roles. Now both do."""
+    import json
+    import os
+    import re
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from scraper_mod.context import open_game
+    from scraper_mod.rules.deal import effective_players
+    from scraper_mod.rules.model import Role
+
+    game = copy_game(tmp_path)
+    path = game / "game.toml"
+    text = re.sub(r'\nrole = "[a-z]+"', "", path.read_text(encoding="utf-8"))
+    text = re.sub(r"random_list = \[.*?\]\n", "", text, flags=re.S)
+    path.write_text(text.replace('[mafia]\nduty = "Big Joe"', ""), encoding="utf-8")
+    assert main(["deal", str(game)]) == 0
+    capsys.readouterr()
+    ctx = open_game(game)
+    try:
+        players = effective_players(ctx.game, ctx.store.get("deal"))
+    finally:
+        ctx.close()
+    doctor = next(p for p in players if p.role is Role.DOCTOR)
+    patient = next(p for p in players if p.role is Role.CIVILIAN)
+    for sub in ("cur", "new", "tmp"):
+        (game / "moves" / sub).mkdir(parents=True)
+    mail = game / "moves" / "new" / "1712653200.M1P1.host"
+    mail.write_text(f"From: {doctor.contact}\nTo: host@example.org\nSubject: ход\n"
+                    f"Content-Type: text/plain; charset=utf-8\n\nлечу {patient.nick}\n",
+                    encoding="utf-8")
+    received = datetime(2024, 4, 9, 12, 0, tzinfo=ZoneInfo("Europe/Moscow")).timestamp()
+    os.utime(mail, (received, received))
+    code = main(["moves", str(game), "--day", "1", "--format", "json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    moves = json.loads(out)["moves"]
+    assert [(m["player"], m["role"], m["kind"], m["target"], m["status"]) for m in moves] == [
+        (doctor.nick, "doctor", "heal", patient.nick, "counted")]

@@ -29,6 +29,7 @@ from pathlib import Path
 from ..errors import MailboxError, ScraperModError
 from ..files import write_atomic
 from ..render import render_text
+from ..rules.deal import effective_duty, effective_players, effective_random_list
 from ..rules.model import Move, Player
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
 from ..rules.night import NightOrders
@@ -204,10 +205,13 @@ def _letters(ctx, *, as_of: datetime | None = None) -> tuple[list[Letter], list[
 def state_before_day(ctx, day: int) -> GameState:
     """The game state at the start of ``day``'s night: the state kept with the last earlier
     resolution (``state`` / ``state_after`` / ``after`` in its stored data) when there is one;
-    else the game file's, with the alive list of a bare stored resolution JSON if any."""
+    else the game file's (with the roles, duty and list ``scraper-mod deal`` drew for what
+    it leaves out), with the alive list of a bare stored resolution JSON if any."""
     g = ctx.game
     earlier = {d: v for d, v in ctx.store.resolutions().items() if d < day}
-    base = initial_state(g.players, g.duty, g.random_list or ())
+    deal = ctx.store.get("deal")
+    base = initial_state(effective_players(g, deal), effective_duty(g, deal),
+                         effective_random_list(g, deal) or ())
     if not earlier:
         return base
     data = earlier[max(earlier)]
