@@ -608,8 +608,18 @@ def recover_out_dir(out_dir: Path) -> list[str]:
     return done
 
 
+_OURS = {"newspaper.bbcode", "day-start.bbcode", "host-report.txt", "result.json"}
+
+
+def _ours(rel: str) -> bool:
+    """A path in ``out/day-N/`` that resolving writes (``render_day``, ``preview_files``)."""
+    return rel in _OURS or rel.split("/")[0] in ("pm", "preview")
+
+
 def write_day_files(out_dir: Path, day: int, files: Mapping[str, str]) -> Path:
-    """Write ``out_dir/day-N/`` with exactly ``files`` (relative path -> text), atomically.
+    """Write ``out_dir/day-N/`` with ``files`` (relative path -> text), atomically. Of the old
+    folder only the files the host put there himself are carried over: any path resolving
+    never writes (``_ours``); what resolving wrote before and does not write now goes.
 
     The new folder is built completely as ``.day-N.new`` (each file fsynced), then swapped
     with the old one in one step where the system allows (``renameat2``), else by two renames
@@ -620,6 +630,9 @@ def write_day_files(out_dir: Path, day: int, files: Mapping[str, str]) -> Path:
         out_dir.mkdir(parents=True, exist_ok=True)
         recover_out_dir(out_dir)
         final, new, old = _day_paths(out_dir, day)
+        if final.exists() and not final.is_dir():
+            raise StorageError(f"{final.name} is a file, not the day's folder", path=str(final),
+                               hint="move that file away; resolving writes the folder there")
         if new.exists():
             shutil.rmtree(new)
         new.mkdir()
@@ -634,6 +647,13 @@ def write_day_files(out_dir: Path, day: int, files: Mapping[str, str]) -> Path:
                 fh.flush()
                 os.fsync(fh.fileno())
             _crash_point(f"file:{rel}")
+        if final.is_dir():  # the host's own files in the folder stay (never ours to delete)
+            for src in sorted(final.rglob("*")):
+                rel = src.relative_to(final).as_posix()
+                if src.is_dir() and not src.is_symlink() or rel in files or _ours(rel):
+                    continue
+                (new / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(src, new / rel, follow_symlinks=False)
         for d in sorted({(new / rel).parent for rel in files}, reverse=True):
             _fsync_dir(d)
         _crash_point("built")
