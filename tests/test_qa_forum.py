@@ -33,3 +33,15 @@ def test_tally_with_the_board_down_names_the_url_once(tmp_path, capsys, closed_p
     assert "check that the board is reachable" in err and "--offline" in err
     code = main(["tally", str(game), "--day", "1", "--offline", "--format", "json"])
     assert code == 0 and '"day": 1' in capsys.readouterr().out
+
+
+def test_the_full_scan_is_never_paced_slower_than_the_days_polls():
+    """[forum] full_scan_delay (default 0.5 s) speeds up the deadline's re-scan; with
+    min_delay = 0 (a local board, the tests' games) it made the re-scan the slow one."""
+    from scraper_mod.forum.client import ForumClient
+
+    assert ForumClient(base_url="http://127.0.0.1/", min_delay=0,
+                       full_scan_delay=0.5).full_scan_delay == 0
+    assert ForumClient(base_url="http://127.0.0.1/", min_delay=1.0,
+                       full_scan_delay=0.5).full_scan_delay == 0.5
+    assert ForumClient(base_url="http://127.0.0.1/", min_delay=2.0).full_scan_delay == 2.0

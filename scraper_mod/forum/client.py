@@ -226,8 +226,10 @@ class ForumClient:
         self.username = username
         self.__password = password if password is not None else os.environ.get(PASSWORD_ENV)
         self.min_delay = float(min_delay)
-        # the once-a-day full re-scan at the deadline may be paced faster than the day's polls
-        self.full_scan_delay = self.min_delay if full_scan_delay is None else float(full_scan_delay)
+        # the once-a-day full re-scan at the deadline may be paced faster than the day's polls,
+        # never slower (a board read with min_delay = 0 is read so at the deadline too)
+        self.full_scan_delay = self.min_delay if full_scan_delay is None else min(
+            float(full_scan_delay), self.min_delay)
         self.timeout = timeout
         self.retries = int(retries)
         self.backoff = float(backoff)
