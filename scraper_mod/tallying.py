@@ -23,7 +23,7 @@ from .context import GameContext
 from .errors import ConfigError, RulesError
 from .render import render_text
 from .rules.model import Vote
-from .rules.names import NameIndex
+from .rules.names import name_index
 from .rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from .rules.votes import VoteNotes, extract_votes, reason_text
 
@@ -332,7 +332,7 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
     else:
         deleted = {}
     st = state_before_day(ctx, day)
-    index = NameIndex(game.players)
+    index = name_index(game.players)
     votes, rejected, notes = extract_votes(
         versions, players=game.players, alive=st.alive, host=game.host, deadline=deadline,
         as_of=cutoff, options=game.rules, deleted=deleted, last_word_until=st.last_word_until,

@@ -21,8 +21,9 @@ import os
 import smtplib
 import weakref
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
+from functools import lru_cache
 from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
@@ -239,13 +240,45 @@ def day_requests(ctx, day: int, *, as_of: datetime | None = None) -> list[MoveRe
     """Every move request received for ``day`` (up to ``as_of``)."""
     cal = ctx.calendar()
     players = ctx.game.players
-    match = matcher_for(players)
+    match = _matcher(players)
     letters, _ = _letters(ctx, as_of=as_of)
+    window = _day_window(cal, day)
     out: list[MoveRequest] = []
     for letter in letters:
+        if window is not None and not window[0] <= _utc(letter.received_at) < window[1]:
+            continue  # not this day's (message_day would say so, more slowly)
         if message_day(cal, letter.received_at) == day:
             out.extend(requests_from_letter(letter, players, match))
     return out
+
+
+def _utc(t: datetime) -> datetime:
+    return t.astimezone(timezone.utc)
+
+
+def _day_window(cal, day: int) -> tuple[datetime, datetime] | None:
+    """UTC bounds holding every instant ``message_day`` gives ``day``: from the day's start
+    (less ``EARLY_MARGIN`` on day 1) up to the next day's start; None when unknown."""
+    if day < 1:
+        return None
+    try:
+        return (_utc(cal.day_start(day)) - (EARLY_MARGIN if day == 1 else timedelta(0)),
+                _utc(cal.day_start(day + 1)))
+    except ScraperModError:
+        return None
+
+
+def _matcher(players):
+    """``matcher_for(players)``, built once per player list (it only reads them)."""
+    try:
+        return _cached_matcher(tuple(players))
+    except TypeError:  # unhashable players: build it
+        return matcher_for(players)
+
+
+@lru_cache(maxsize=16)
+def _cached_matcher(players: tuple) -> object:
+    return matcher_for(players)
 
 
 def day_moves(ctx, day: int, *, as_of: datetime | None = None,

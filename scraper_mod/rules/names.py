@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Literal, Sequence, Union
 
-__all__ = ["Match", "NoMatch", "NameIndex", "match_nick", "fold", "edit_distance"]
+__all__ = ["Match", "NoMatch", "NameIndex", "name_index", "match_nick", "fold", "edit_distance"]
 
 How = Literal["exact", "alias", "inflected", "prefix", "near"]
 
@@ -311,6 +311,22 @@ def _one(found: set[str], how: str, text: str) -> MatchResult:
     if len(found) == 1:
         return Match(next(iter(found)), how, text)  # type: ignore[arg-type]
     return NoMatch("ambiguous", tuple(sorted(found)), text)
+
+
+def name_index(players: Iterable) -> NameIndex:
+    """``NameIndex(players)``, built once per list of names: an index depends only on each
+    player's nick and aliases, and never changes once built, so every day of a game (and
+    every recomputation) shares one (with its cache of matches)."""
+    key = tuple(_nick_and_aliases(p) for p in players)
+    try:
+        return _name_index(key)
+    except TypeError:  # an unhashable name: not worth caching
+        return NameIndex(key)
+
+
+@lru_cache(maxsize=32)
+def _name_index(key: tuple[tuple[str, tuple[str, ...]], ...]) -> NameIndex:
+    return NameIndex(key)
 
 
 def match_nick(text: str, players: Sequence) -> MatchResult:
