@@ -16,7 +16,8 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .errors import ConfigError
+from .errors import ConfigError, RulesError
+from .rules.calendar import MAX_DAYS, Calendar
 from .rules.model import Player, Role, RuleOptions
 
 GAME_FILE = "game.toml"
@@ -373,8 +374,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
             r.fail(f"days[{i + 1}]", "must be a table")
         r.unknown(d, pre, {"number", "topic", "deadline"})
         n = r.typed(d, pre, "number", int)
-        if n is None or n < 1:
-            r.fail(pre + "number", "must be a day number from 1")
+        if n is None or not 1 <= n <= MAX_DAYS:
+            r.fail(pre + "number", f"must be a day number from 1 to {MAX_DAYS}")
         dl = d.get("deadline")
         if dl is not None:
             if isinstance(dl, str):
@@ -392,6 +393,18 @@ def parse_game(data: dict, *, path: Path) -> Game:
         if topic is not None:
             _check_url(r, pre + "topic", topic, topic=True)
         days.append(DaySpec(number=n, topic=topic, deadline=dl))
+    moved = {d.number: d.deadline for d in days if d.deadline is not None}
+    if moved:  # a moved deadline before its day starts is caught here, naming the key
+        cal = Calendar(start=start, day_start=day_start, deadline=deadline, tz=tz,
+                       merge_weekends=rules.merge_weekends, weekend_days=rules.weekend_days,
+                       moved=moved)
+        for i, d in enumerate(days):
+            if d.deadline is not None:
+                try:
+                    cal.deadline(d.number)
+                except RulesError as e:
+                    r.fail(f"days[{i + 1}].deadline", e.message,
+                           hint="a day's deadline must come after the day's start")
 
     forum = _typed_table(r, ForumConfig, r.table(data, "forum"), "forum.")
     for key in ("url", "forum"):

@@ -97,3 +97,24 @@ def test_nan_and_inf_are_no_durations(game, old, new, key):
     with pytest.raises(ConfigError) as e:
         load_game(game)
     assert e.value.key == key and "finite number" in str(e.value)
+
+
+def test_a_moved_deadline_before_its_day_starts_names_the_key(game):
+    """R1.4: day 2 starts on 9 April at 21:00; a deadline at 20:30 that evening was found only
+    by the commands that computed day 2 (`status` said nothing), without naming game.toml."""
+    with open(game / "game.toml", "a", encoding="utf-8") as f:
+        f.write('\n[[days]]\nnumber = 2\ntopic = "http://127.0.0.1/viewtopic.php?t=5"\n'
+                'deadline = 2024-04-09T20:30:00+03:00\n')
+    with pytest.raises(ConfigError) as e:
+        load_game(game)
+    assert e.value.key == "days[2].deadline"
+    assert "2024-04-09T20:30:00+03:00 is not after the day's start 2024-04-09T21:00:00" \
+        in str(e.value)
+
+
+def test_a_day_number_past_the_calendar(game):
+    with open(game / "game.toml", "a", encoding="utf-8") as f:
+        f.write('\n[[days]]\nnumber = 99999\ntopic = "http://127.0.0.1/viewtopic.php?t=5"\n')
+    with pytest.raises(ConfigError) as e:
+        load_game(game)
+    assert e.value.key == "days[2].number" and "from 1 to 2000" in str(e.value)
