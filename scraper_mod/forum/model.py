@@ -9,7 +9,7 @@ the shown minute), ``earliest``/``latest`` bound the real instant. With prosilve
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
@@ -67,11 +67,26 @@ class Post:
 
     def to_json(self) -> dict:
         """A JSON-ready dict; ``post_from_json`` reads it back."""
-        d = asdict(self)
-        for k in ("posted_at", "earliest", "latest", "edited_at"):
-            if d[k] is not None:
-                d[k] = d[k].isoformat()
-        return d
+        # written out field by field (dataclasses.asdict deep-copies every value: slow on a
+        # season of posts); the same keys in the same order, the same values and containers
+        def iso(t: datetime | None) -> str | None:
+            return None if t is None else t.isoformat()
+        return {
+            "post_id": self.post_id, "author": self.author, "author_id": self.author_id,
+            "posted_at": iso(self.posted_at), "precision": self.precision,
+            "earliest": iso(self.earliest), "latest": iso(self.latest),
+            "page_url": self.page_url, "edited_at": iso(self.edited_at),
+            "edited_by": self.edited_by, "edit_count": self.edit_count,
+            "edit_reason": self.edit_reason,
+            "colored": type(self.colored)({"color": c.color, "text": c.text}
+                                          for c in self.colored),
+            "bold": type(self.bold)(self.bold),
+            "hidden": type(self.hidden)({"color": h.color, "text": h.text, "where": h.where,
+                                         "quoted_post_id": h.quoted_post_id}
+                                        for h in self.hidden),
+            "quotes": type(self.quotes)(self.quotes),
+            "text": self.text,
+        }
 
 
 def post_from_json(d: dict) -> Post:
