@@ -140,10 +140,14 @@ def load_game(arg: str | Path) -> Game:
     """Read and validate a game file (a folder or the file)."""
     path = resolve_game_path(arg)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        # utf-8-sig: Windows Notepad starts UTF-8 files with a byte order mark
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"not valid TOML: {e}", path=str(path)) from None
-    except (OSError, UnicodeDecodeError) as e:
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"not UTF-8 text: byte {e.start} cannot be read", path=str(path),
+                          hint="save game.toml as UTF-8 (not windows-1251 or UTF-16)") from None
+    except OSError as e:
         raise ConfigError(f"cannot read: {e}", path=str(path)) from None
     return parse_game(data, path=path)
 

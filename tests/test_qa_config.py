@@ -118,3 +118,19 @@ def test_a_day_number_past_the_calendar(game):
     with pytest.raises(ConfigError) as e:
         load_game(game)
     assert e.value.key == "days[2].number" and "from 1 to 2000" in str(e.value)
+
+
+def test_a_game_file_saved_by_notepad_with_a_byte_order_mark(game):
+    text = (game / "game.toml").read_text(encoding="utf-8")
+    (game / "game.toml").write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert load_game(game).title == "Игра 2"
+
+
+@pytest.mark.parametrize("encoding", ["cp1251", "utf-16"])
+def test_a_game_file_not_in_utf8_says_what_to_do(game, encoding):
+    text = (game / "game.toml").read_text(encoding="utf-8")
+    (game / "game.toml").write_bytes(text.encode(encoding))
+    with pytest.raises(ConfigError) as e:
+        load_game(game)
+    assert str(e.value).startswith(f"{game / 'game.toml'}: not UTF-8 text: byte ")
+    assert "save game.toml as UTF-8" in str(e.value)
