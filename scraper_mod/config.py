@@ -145,7 +145,7 @@ def load_game(arg: str | Path) -> Game:
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"not valid TOML: {e}", path=str(path)) from None
     except UnicodeDecodeError as e:
-        raise ConfigError(f"not UTF-8 text: byte {e.start} cannot be read", path=str(path),
+        raise ConfigError(f"cannot read: not UTF-8 text (byte {e.start})", path=str(path),
                           hint="save game.toml as UTF-8 (not windows-1251 or UTF-16)") from None
     except OSError as e:
         raise ConfigError(f"cannot read: {e}", path=str(path)) from None

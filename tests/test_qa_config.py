@@ -132,5 +132,5 @@ def test_a_game_file_not_in_utf8_says_what_to_do(game, encoding):
     (game / "game.toml").write_bytes(text.encode(encoding))
     with pytest.raises(ConfigError) as e:
         load_game(game)
-    assert str(e.value).startswith(f"{game / 'game.toml'}: not UTF-8 text: byte ")
+    assert str(e.value).startswith(f"{game / 'game.toml'}: cannot read: not UTF-8 text (byte ")
     assert "save game.toml as UTF-8" in str(e.value)
