@@ -299,8 +299,11 @@ def _duration(d: timedelta, lang: str) -> str:
 
 
 def current_day(ctx: GameContext, now: datetime) -> int:
-    """The day a bare ``tally`` means: the day whose span holds now (day 1 before the game)."""
-    return max(1, ctx.calendar().day_at(now))
+    """The day a bare ``tally`` means: the day whose span holds now (day 1 before the game);
+    once the game is over, its last day (no later day has a topic or moves)."""
+    over = [d for d, r in ctx.store.resolutions().items() if isinstance(r, dict)
+            and r.get("winner")]
+    return min([max(1, ctx.calendar().day_at(now)), *over])
 
 
 def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,

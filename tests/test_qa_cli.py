@@ -121,3 +121,21 @@ def test_an_unwritable_out_path_is_one_line(game, capsys):
     one_error_line(err)
     assert str(game / "out") in err
     assert (game / "out").read_text(encoding="utf-8") == "not a folder"
+
+
+def test_after_the_game_ended_bare_commands_mean_its_last_day(game, capsys):
+    """The game ended on day 1 (in April 2024): `tally`, `moves` and `poll` without --day
+    spoke of «day 830 has no topic yet» (today's calendar day) and asked to open it."""
+    from datetime import datetime, timezone
+
+    from qa_game import edit
+    edit(game, 'url = "http://127.0.0.1/"', 'url = "http://127.0.0.1/"\nretries = 0')
+    with Store(game / "state.sqlite3") as s:
+        s.save_resolution(1, {"day": 1, "winner": "town", "alive": []},
+                          resolved_at=datetime(2024, 4, 9, 17, 1, tzinfo=timezone.utc))
+    code, out, err = run(capsys, "tally", game, "--offline", "--format", "json")
+    assert code == 0 and '"day": 1,' in out and "has no topic" not in err
+    code, out, err = run(capsys, "moves", game, "--offline")
+    assert code == 0 and out.startswith("Day 1: night moves")
+    code, out, err = run(capsys, "poll", game)
+    assert out.startswith("forum: day 1") and "has no topic" not in out + err

@@ -30,6 +30,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from ..moves.intake import day_moves, poll_moves
+    from ..tallying import current_day
     ctx = open_game(args.game)
     try:
         status = 0
@@ -43,7 +44,7 @@ def run(args) -> int:
                 print(f"error: {e}", file=sys.stderr)
                 status = 1
         cal = ctx.calendar()
-        day = args.day if args.day is not None else max(1, cal.day_at(ctx.now()))
+        day = args.day if args.day is not None else current_day(ctx, ctx.now())
         if day < 1:
             from ..errors import ConfigError
             raise ConfigError(f"--day: no day {day}", hint="days are numbered from 1")

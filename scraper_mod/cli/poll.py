@@ -52,6 +52,7 @@ def _moves_summary(report) -> str:
 def run(args) -> int:
     from ..context import open_game
     from ..forum.poller import poll_day
+    from ..tallying import current_day
 
     ctx = open_game(args.game)
     status = 0
@@ -60,6 +61,8 @@ def run(args) -> int:
         if args.day is not None and args.day < 1:
             raise ConfigError(f"--day: must be 1 or more, not {args.day}")
         day = args.day if args.day is not None else ctx.calendar().day_at(now)
+        if args.day is None and day > 0:
+            day = current_day(ctx, now)     # a game that is over: its last day
         if day <= 0:
             print(f"forum: the game has not started yet (day 1 starts "
                   f"{ctx.calendar().day_start(1).isoformat()})")
