@@ -525,6 +525,8 @@ def safe_file_name(nick: str) -> str:
     Nicks that would collide after this are told apart by a short hash suffix.
     """
     s = "".join("_" if (ch in _UNSAFE or ord(ch) < 32) else ch for ch in nick).strip(" .")
+    while len(s.encode("utf-8")) > 200:    # file systems allow 255 bytes a name
+        s = s[:-1]
     if s != nick or not s:
         s = (s or "player") + "-" + hashlib.sha256(nick.encode()).hexdigest()[:6]
     return s

@@ -53,3 +53,20 @@ def test_a_file_where_the_day_folder_goes_is_refused(tmp_path, capsys):
     assert f"{game / 'out' / 'day-1'}: day-1 is a file" in err and "move that file away" in err
     assert (game / "out" / "day-1").read_text(encoding="utf-8") == "заметки\n"
     assert [p.name for p in (game / "out").iterdir()] == ["day-1"]
+
+
+def test_a_very_long_nick_still_gets_its_files(tmp_path, capsys):
+    """A 200-letter Cyrillic nick is 400 bytes: over the 255 bytes a file name may have."""
+    from qa_game import edit
+    game = copy_game(tmp_path)
+    nick = "Ж" * 200
+    edit(game, 'nick = "Вася"', f'nick = "{nick}"')
+    edit(game, '"doc_Holiday", "Вася"', f'"doc_Holiday", "{nick}"')
+    edit(game, "start = 2024-04-08", "start = 2030-04-08")
+    assert main(["deal", str(game)]) == 0
+    edit(game, "start = 2030-04-08", "start = 2024-04-08")
+    assert main(["resolve", str(game), "--offline", "--day", "1", "--force"]) == 0
+    capsys.readouterr()
+    names = [p.name for p in (game / "out").rglob("Ж*")]
+    assert len(names) == 2            # his role card and his day-1 message (the boss's)
+    assert all(len(n.encode("utf-8")) <= 255 and n.endswith(".txt") for n in names)

@@ -19,6 +19,7 @@ mafia role.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 from dataclasses import replace
@@ -172,6 +173,10 @@ def safe_filename(nick: str) -> str:
     name = _UNSAFE.sub("_", nick).strip()
     if not name or set(name) == {"."}:
         name = "_" + name
+    if len(name.encode("utf-8")) > 200:     # file systems allow 255 bytes a name
+        while len(name.encode("utf-8")) > 200:
+            name = name[:-1]
+        name += "-" + hashlib.sha256(nick.encode("utf-8")).hexdigest()[:6]
     return name
 
 
