@@ -56,13 +56,15 @@ class GameContext:
 def check_state_owner(game: Game, store: Store) -> None:
     """Refuse a state file that belongs to another game (copied with an old game folder):
     its posts, moves and results would mix into this game's. The state remembers the game's
-    title and start date; one of them may change (a typo fixed, a start moved), not both.
-    A state without that record is judged by the players of its last resolved day."""
-    want = {"title": game.title, "start": game.start.isoformat()}
+    title, start date and players; any two of them may change (a game renamed and postponed,
+    a substitute player), not all three. A state without that record is judged by the
+    players of its last resolved day."""
+    want = {"title": game.title, "start": game.start.isoformat(),
+            "players": sorted(p.nick for p in game.players)}
     have = store.get("game")
     mismatch = None
     if have is not None and have != want:
-        if have.get("title") != want["title"] and have.get("start") != want["start"]:
+        if all(have.get(k) != want[k] for k in want):
             mismatch = f"the game {have.get('title')!r} starting {have.get('start')}"
     elif have is None:
         resolved = store.resolutions()
