@@ -139,3 +139,17 @@ def test_after_the_game_ended_bare_commands_mean_its_last_day(game, capsys):
     assert code == 0 and out.startswith("Day 1: night moves")
     code, out, err = run(capsys, "poll", game)
     assert out.startswith("forum: day 1") and "has no topic" not in out + err
+
+
+def test_a_setup_deal_cannot_make_names_the_game_file(game, capsys):
+    import re
+
+    from qa_game import edit
+    path = game / "game.toml"
+    text = re.sub(r'\nrole = "[a-z]+"', "", path.read_text(encoding="utf-8"))
+    path.write_text(text + "\n[deal]\nmafia = 9\n", encoding="utf-8")
+    edit(game, 'duty = "Big Joe"', "")
+    code, out, err = run(capsys, "deal", game)
+    assert code == 1 and out == ""
+    assert one_error_line(err).startswith(f"error: {path}: [deal] asks for ")
+    assert not (game / "out").exists()

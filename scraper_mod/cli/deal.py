@@ -15,7 +15,7 @@ from pathlib import Path
 from random import Random
 
 from ..context import open_game
-from ..errors import ConfigError, ScraperModError
+from ..errors import ConfigError, RulesError, ScraperModError
 from ..files import write_atomic
 from ..render import render_text
 from ..rules.deal import (choose_duty, deal_roles, effective_duty, effective_players,
@@ -102,7 +102,10 @@ def run(args) -> int:
                     "dealing again would change roles mid-game")
         if not game.players:
             raise ConfigError("no [[players]] to deal to", path=str(game.path), key="players")
-        deal = make_deal(game)
+        try:
+            deal = make_deal(game)
+        except RulesError as e:  # a setup that cannot be dealt: the host fixes game.toml
+            raise ConfigError(e.message, path=str(game.path), hint=e.hint) from None
         deal["dealt_at"] = ctx.now().isoformat()
         # Cards first, then the store: a failed write leaves no half-recorded deal.
         cards = write_role_cards(game, deal)
