@@ -447,6 +447,10 @@ def parse_game(data: dict, *, path: Path) -> Game:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v < math.inf:
             r.fail(f"schedule.{k}", f"must be a finite number of minutes/seconds >= 0, "
                    f"not {v!r}")
+    for k in ("poll_minutes", "final_poll_minutes"):
+        if k in s and s[k] < 0.01:
+            r.fail(f"schedule.{k}", f"must be at least 0.01 minutes (0.6 s), not {s[k]!r}",
+                   hint="the board would be asked without pause")
     schedule = ScheduleConfig(**s)
 
     deal = r.table(data, "deal")

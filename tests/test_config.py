@@ -217,3 +217,14 @@ def test_smtp_security_and_username_are_moves_keys(tmp_path):
     with pytest.raises(ConfigError) as e:
         load_game(f)
     assert "moves.smtp_security" in str(e.value)
+
+
+@pytest.mark.parametrize("key", ["poll_minutes", "final_poll_minutes"])
+def test_polling_without_pause_is_refused(tmp_path, key):
+    f = tmp_path / "game.toml"
+    f.write_text(f'[game]\nstart = 2024-03-14\n[schedule]\n{key} = 0\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as e:
+        load_game(f)
+    assert f"schedule.{key}" in str(e.value) and "0.01" in str(e.value)
+    f.write_text(f'[game]\nstart = 2024-03-14\n[schedule]\n{key} = 0.01\n', encoding="utf-8")
+    assert getattr(load_game(f).schedule, key) == 0.01

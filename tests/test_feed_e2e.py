@@ -101,9 +101,11 @@ class FixtureBoard:
 @pytest.fixture
 def ctx():
     clock = FakeClock(datetime(2024, 4, 9, 20, 35, 10, tzinfo=MSK))
-    c = open_game(GAME, clock=clock)
-    c.store.close()
-    c.store = Store(":memory:")   # the fixture game's folder is never written
+    from scraper_mod.config import load_game
+    from scraper_mod.context import GameContext
+    from scraper_mod.store import Store
+    # the fixture game's folder is never written: no state file is opened there
+    c = GameContext(game=load_game(GAME), store=Store(":memory:"), clock=clock)
     yield c
     c.close()
 

@@ -118,10 +118,11 @@ def versions_of(folder: str) -> list:
 
 @pytest.fixture(scope="module")
 def ctx():
-    c = open_game(GAME, clock=FakeClock(datetime(2024, 4, 9, 21, 0, tzinfo=MSK)))
-    c.store.close()
+    from scraper_mod.config import load_game
+    from scraper_mod.context import GameContext
     from scraper_mod.store import Store
-    c.store = Store(":memory:")   # the fixture game's folder is never written
+    # the fixture game's folder is never written: no state file is opened there
+    c = GameContext(game=load_game(GAME), store=Store(":memory:"), clock=FakeClock(datetime(2024, 4, 9, 21, 0, tzinfo=MSK)))
     yield c
     c.close()
 

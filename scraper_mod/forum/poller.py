@@ -294,7 +294,8 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
         except ForumError as e:
             failure = e
             errors.append(str(e))
-            log.warning("poll of %s: %s", key, e)
+            # returned in the report (and raised for a full scan): the caller says it once
+            log.debug("poll of %s: %s", key, e)
             break
         fid = fetch_ids.get(id(res))
         last_fetch_time = res.fetched_at
