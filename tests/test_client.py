@@ -438,3 +438,28 @@ def test_header_parsing_never_raises(value):
     assert wait is None or wait >= 0
     t = parse_http_date(value)
     assert t is None or t.tzinfo is not None
+
+
+@responses.activate
+@pytest.mark.parametrize("status,body", [
+    (404, "<html><head><title>404 Not Found</title></head><body><center><h1>404 Not Found"
+          "</h1></center><hr><center>nginx/1.22.1</center></body></html>"),
+    (403, "<html><head><title>403 Forbidden</title></head><body>Forbidden</body></html>"),
+    (410, ""),
+])
+def test_a_web_servers_own_error_page_names_the_status(ft, status, body):
+    """Not phpBB's «topic does not exist» but the web server's own error: the message says
+    the HTTP status and what to check, not "not a phpBB page"."""
+    responses.get(TOPIC, body=body, status=status, content_type="text/html")
+    with pytest.raises(FetchError) as e:
+        make_client(ft).get_page(TOPIC)
+    assert f"HTTP {status}" in str(e.value) and TOPIC in str(e.value)
+    assert "check the URL" in str(e.value)
+
+
+@responses.activate
+def test_phpbbs_own_404_is_still_topic_not_found(ft):
+    page = (FIXTURES / "phpbb-3.3.15" / "prosilver-ru" / "guest_viewtopic_t9999_not_found.html")
+    responses.get(TOPIC, body=page.read_bytes(), status=404, content_type="text/html")
+    with pytest.raises(TopicNotFoundError):
+        make_client(ft).get_page(TOPIC)

@@ -187,14 +187,23 @@ def page_error(result: FetchResult) -> ForumError | None:
     try:
         doc = parse_html(result.body, result.url)
     except ParseError:
-        return None
+        return _status_error(result)
     if doc.xpath("boolean(//*[contains(concat(' ', normalize-space(@class), ' '), ' postbody ')]"
                  " | //*[contains(concat(' ', normalize-space(@class), ' '), ' topictitle ')])"):
         return None
     err = classify_error_page(doc, url=result.url)
     if isinstance(err, (BoardDisabledError, TopicNotFoundError, LoginRequiredError)):
         return err
-    return None
+    return _status_error(result)
+
+
+def _status_error(result: FetchResult) -> ForumError | None:
+    """An HTTP error status on a page phpBB did not explain (a web server's own 404 or 403)."""
+    if result.status < 400:
+        return None
+    return FetchError(f"HTTP {result.status}: the server answered with an error page that is "
+                      "not phpBB's", url=result.url,
+                      hint="check the URL in game.toml and that the board is at that address")
 
 
 # -- the client ----------------------------------------------------------------------------
