@@ -185,3 +185,18 @@ def test_an_idle_poll_reads_nothing_again(tmp_path, monkeypatch):
         assert [a.to for a in intake.poll_moves(ctx).answers] == ["alexey@example.org"]
     finally:
         ctx.close()
+
+
+def test_an_unreadable_message_names_where_it_came_from(game, capsys):
+    """The host can find a damaged message: its Maildir file is named in the table and the
+    JSON (``origin``)."""
+    code, out, err = run(capsys, game, "--day", 1, "--format", "json")
+    assert code == 0, err
+    bad = [m for m in json.loads(out)["moves"] if m["reason"] == "unreadable"]
+    assert len(bad) == 1 and bad[0]["origin"].startswith("maildir:")
+    stored_name = bad[0]["origin"].split(" ", 1)[1]
+    assert any(stored_name.split(":")[0] in p.name
+               for p in (game / "moves" / "cur").iterdir())
+    code, out, _ = run(capsys, game, "--day", 1, "--offline")
+    line = next(ln for ln in out.splitlines() if "could not be read" in ln)
+    assert f"({bad[0]['origin']})" in line

@@ -49,6 +49,8 @@ def run(args) -> int:
             from ..errors import ConfigError
             raise ConfigError(f"--day: no day {day}", hint="days are numbered from 1")
         moves = day_moves(ctx, day)
+        # where each message came from (a file name, an IMAP UID), to find a bad one
+        origins = {m.id: f"{m.source} {m.key}" for m in ctx.store.messages()}
         tz = ctx.game.timezone
         deadline = cal.deadline(day)
         if args.format == "json":
@@ -59,17 +61,19 @@ def run(args) -> int:
                     "kind": m.kind.value if m.kind else None, "target": m.target,
                     "received_at": m.received_at.astimezone(tz).isoformat(),
                     "status": m.status, "reason": m.reason, "message_id": m.message_id,
+                    "origin": origins.get(m.message_id),
                     **({"story": m.story} if m.story else {}),
                 } for m in moves]})
         else:
-            print(render_moves_text(day, deadline, moves, tz))
+            print(render_moves_text(day, deadline, moves, tz, origins))
         return status
     finally:
         ctx.close()
 
 
-def render_moves_text(day, deadline, moves, tz) -> str:
-    """A plain table: received, player, role, move, target, status, reason."""
+def render_moves_text(day, deadline, moves, tz, origins: dict | None = None) -> str:
+    """A plain table: received, player, role, move, target, status, reason; an unreadable
+    message also names where it came from (``origins``: stored message id -> source and key)."""
     from ..rules.moves import REASONS
     lines = [f"Day {day}: night moves (deadline {deadline.astimezone(tz):%Y-%m-%d %H:%M %Z})"]
     if not moves:
@@ -78,8 +82,10 @@ def render_moves_text(day, deadline, moves, tz) -> str:
     for m in moves:
         rows.append((m.received_at.astimezone(tz).strftime("%m-%d %H:%M:%S"), m.player,
                      m.role.value if m.role else "-", m.kind.value if m.kind else "-",
-                     m.target or "-", m.status, REASONS.get(m.reason, m.reason) if m.reason
-                     else ""))
+                     m.target or "-", m.status, (REASONS.get(m.reason, m.reason) if m.reason
+                                                 else "")
+                     + (f" ({origins[m.message_id]})" if m.reason == "unreadable"
+                        and origins and m.message_id in origins else "")))
     if moves:
         widths = [max(len(r[i]) for r in rows) for i in range(6)]
         for r in rows:
