@@ -28,7 +28,7 @@ import hashlib
 import json
 import os
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -37,9 +37,11 @@ from zoneinfo import ZoneInfo
 import jinja2
 
 from .errors import ConfigError, RulesError, StorageError
+from .notes import note_lines
 from .render import ZWSP, bbcode_inert, environment, render_text
 from .rules.model import ROLE_NAMES, DayResult, Move, Role, RuleOptions, Vote
 from .rules.moves import REASONS as MOVE_REASONS
+from .rules.notes import Note
 
 # ---------------------------------------------------------------------------------------------
 # Formatting helpers handed to the templates as ``fmt``
@@ -376,7 +378,9 @@ def code_table(candidates: Sequence[Candidate], headers: Sequence[str]) -> str:
 
 
 def _template_context(r: DayReport) -> dict:
-    res = r.result
+    # The night notes in the game's language (rules/ gives codes; the wording is in
+    # templates/night-notes.toml, or the game's own copy), so a template prints res.notes.
+    res = replace(r.result, notes=note_lines(r.result.notes, r.lang, folder=r.templates))
     opts = r.options
     fmt = Formatter(r.lang, r.tz, binary_checks=opts.check_result == "binary")
     mafia_deaths = [d for d in res.killed if d.by == "mafia"]
@@ -917,7 +921,7 @@ def resolve_day_files(ctx, day: int | None = None, *, force: bool = False,
     data = {
         **result.to_json(),
         "story": result.story, "vsb_protected": result.vsb_protected,
-        "notes": list(result.notes),
+        "notes": [n.to_json() if isinstance(n, Note) else n for n in result.notes],
         "lynch": lynch.to_json() if lynch is not None else None,
         "orders": orders.to_json(),
         "cursor": after.cursor,

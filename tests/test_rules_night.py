@@ -12,6 +12,7 @@ from scraper_mod.errors import RulesError
 from scraper_mod.rules.calendar import Calendar
 from scraper_mod.rules.model import CheckResult, Player, Role, RuleOptions
 from scraper_mod.rules.night import NightOrders, check_recipients, resolve_day
+from scraper_mod.rules.notes import Note
 from scraper_mod.rules.state import GameState, initial_state, last_word_windows
 from scraper_mod.rules.tally import Lynch
 
@@ -53,7 +54,7 @@ def test_R6_1_lynched_actor_move_void():
     orders = NightOrders(mafia_kill="Лиса", **MAFIA, heal="Лиса", doctor="doc_Holiday")
     res, _ = resolve_day(1, start(), lynch("doc_Holiday"), orders)
     assert [d.player for d in res.killed] == ["Лиса"] and not res.saved
-    assert any("doc_Holiday was jailed" in n for n in res.notes)
+    assert Note("heal_by_gone", (("actor", "doc_Holiday"), ("why", "jailed"))) in res.notes
 
 
 def test_R6_1_kills_heals_freezes_aimed_at_lynched_do_nothing():
@@ -118,7 +119,7 @@ def test_R5_2_mafia_target_dead_or_unknown_is_a_miss():
     res, _ = resolve_day(2, s, None, NightOrders(mafia_kill="Лиса", **MAFIA))
     assert res.killed == ()
     res, _ = resolve_day(2, s, None, NightOrders(mafia_kill="Петя", **MAFIA))
-    assert res.killed == () and any("not a player" in n for n in res.notes)
+    assert res.killed == () and Note.of("mafia_kill_not_player", target="Петя") in res.notes
 
 
 def test_R5_2_mafia_kill_from_non_mafioso_void():

@@ -9,6 +9,8 @@ import enum
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from .notes import Note
+
 
 class Side(str, enum.Enum):
     TOWN = "town"
@@ -175,7 +177,8 @@ class DayResult:
     winner: str | None = None  # "town" | "mafia" | "maniac"
     story: str | None = None   # the mafia's murder story, when someone died by the mafia
     vsb_protected: bool = False  # the mafia aimed at the VSB (reported, never published by default)
-    notes: tuple[str, ...] = field(default=())  # for the host report
+    # for the host report: rules.notes.Note values (plain strings from older stored states)
+    notes: tuple[Note | str, ...] = field(default=())
 
     def to_json(self) -> dict:
         return {

@@ -27,7 +27,9 @@ The steps, in R6's order:
 6. Victory (R7).
 
 Moves that reach this function but cannot act (a dead or frozen sender, a target that is no
-longer alive) are void; each such case is explained in ``DayResult.notes`` for the host report.
+longer alive) are void; each such case is explained in ``DayResult.notes`` for the host report,
+as a language-neutral ``notes.Note`` (a code and its values; the wording is in
+``templates/night-notes.toml``).
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from dataclasses import dataclass
 
 from ..errors import RulesError
 from .model import CheckResult, DayResult, Death, Role, RuleOptions
+from .notes import Note
 from .state import GameState
 from .tally import Lynch
 from .victory import check_victory
@@ -90,7 +93,7 @@ def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOr
     if day <= state.day:
         raise RulesError(f"day {day} is already resolved (the state is after day {state.day})")
     roles = state.roles
-    notes: list[str] = []
+    notes: list[Note] = []
     alive0 = state.alive
 
     # 1. the lynch
@@ -107,42 +110,45 @@ def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOr
     night_alive = alive0 - jailed if options.lynch_first else alive0
 
     def why_not_alive(nick: str) -> str:
+        """A ``notes.WHY`` code."""
         if nick in jailed:
-            return "was jailed today"
+            return "jailed"
         if nick not in roles:
-            return "is not a player"
-        return "is dead"
+            return "not_player"
+        return "dead"
 
     # 2. the freeze
     frozen: str | None = None
     if orders.freeze is not None:
         boss, t = orders.boss, orders.freeze
         if boss is None or roles.get(boss) is not Role.BOSS:
-            notes.append(f"freeze of {t} void: its sender {boss} is not the Boss")
+            notes.append(Note.of("freeze_not_boss", target=t, sender=boss))
         elif boss not in night_alive:
-            notes.append(f"freeze of {t} void: the Boss {boss} {why_not_alive(boss)}")
+            notes.append(Note.of("freeze_boss_gone", target=t, boss=boss, why=why_not_alive(boss)))
         elif t not in night_alive:
-            notes.append(f"freeze of {t} void: {t} {why_not_alive(t)}")
+            notes.append(Note.of("freeze_target_gone", target=t, why=why_not_alive(t)))
         elif roles[t].is_mafia:
-            notes.append(f"freeze of {t} void: {t} is a mafioso")
+            notes.append(Note.of("freeze_mafioso", target=t))
         else:
             frozen = t
 
     def can_act(actor: str, move: str) -> bool:
+        """``move``: heal, maniac_kill, check (the note codes' prefix)."""
         if actor not in night_alive:
-            notes.append(f"{move} by {actor} void: {actor} {why_not_alive(actor)}")
+            notes.append(Note.of(f"{move}_by_gone", actor=actor, why=why_not_alive(actor)))
             return False
         if actor == frozen:
-            notes.append(f"{move} by {actor} void: {actor} was frozen")
+            notes.append(Note.of(f"{move}_by_frozen", actor=actor))
             return False
         return True
 
     def target_ok(t: str, move: str) -> bool:
+        """``move``: heal, mafia_kill, maniac_kill (the note codes' prefix)."""
         if t not in night_alive:
-            notes.append(f"{move} on {t} void: {t} {why_not_alive(t)}")
+            notes.append(Note.of(f"{move}_on_gone", target=t, why=why_not_alive(t)))
             return False
         if t in jailed:  # simultaneous lynch: he dies once, by the lynch
-            notes.append(f"{move} on {t} had no effect: {t} was jailed the same day")
+            notes.append(Note.of(f"{move}_on_jailed", target=t))
             return False
         return True
 
@@ -152,13 +158,13 @@ def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOr
     if orders.heal is not None:
         doc, t = orders.doctor, orders.heal
         if doc is None or roles.get(doc) is not Role.DOCTOR:
-            notes.append(f"heal of {t} void: its sender {doc} is not the Doctor")
+            notes.append(Note.of("heal_not_doctor", target=t, sender=doc))
         elif can_act(doc, "heal") and target_ok(t, "heal"):
             if t == doc and state.doctor_self_heals_used >= options.doctor_self_heals:
-                notes.append(f"heal of {t} void: the Doctor has used his "
-                             f"{options.doctor_self_heals} self-heal(s)")
+                notes.append(Note.of("heal_self_limit", target=t,
+                                     limit=options.doctor_self_heals))
             elif not options.doctor_same_patient_twice and t == state.last_heal_target:
-                notes.append(f"heal of {t} void: the same patient two nights running")
+                notes.append(Note.of("heal_same_patient", target=t))
             else:
                 heal_target = t
                 self_heal = t == doc
@@ -171,28 +177,28 @@ def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOr
         backers = [b for b in (orders.mafia_by, *orders.mafia_also) if b is not None]
         mafia_backers = [b for b in backers if b in roles and roles[b].is_mafia]
         if not mafia_backers:
-            notes.append(f"mafia kill of {t} void: sent by no mafioso")
+            notes.append(Note.of("mafia_kill_no_mafioso", target=t))
         elif not any(b in night_alive for b in mafia_backers):
-            notes.append(f"mafia kill of {t} void: {', '.join(mafia_backers)} "
-                         f"{why_not_alive(mafia_backers[0])}")
+            notes.append(Note.of("mafia_kill_backers_gone", target=t, who=mafia_backers,
+                                 why=why_not_alive(mafia_backers[0])))
         elif t not in roles:
-            notes.append(f"mafia kill missed: {t} is not a player")
+            notes.append(Note.of("mafia_kill_not_player", target=t))
         elif roles[t] is Role.VSB and t in night_alive and t not in jailed:
             vsb_protected = True
-            notes.append(f"mafia kill missed: {t} is the VSB (the mafia may not kill him)")
+            notes.append(Note.of("mafia_kill_vsb", target=t))
         elif roles[t].is_mafia:
-            notes.append(f"mafia kill missed: {t} is a mafioso")
-        elif target_ok(t, "mafia kill"):
+            notes.append(Note.of("mafia_kill_mafioso", target=t))
+        elif target_ok(t, "mafia_kill"):
             mafia_target = t
     maniac_target: str | None = None
     if orders.maniac_kill is not None:
         m, t = orders.maniac, orders.maniac_kill
         if m is None or roles.get(m) is not Role.MANIAC:
-            notes.append(f"maniac kill of {t} void: its sender {m} is not the Maniac")
-        elif can_act(m, "maniac kill"):
+            notes.append(Note.of("maniac_kill_not_maniac", target=t, sender=m))
+        elif can_act(m, "maniac_kill"):
             if t == m:
-                notes.append(f"maniac kill void: the Maniac cannot kill himself")
-            elif target_ok(t, "maniac kill"):
+                notes.append(Note.of("maniac_kill_self"))
+            elif target_ok(t, "maniac_kill"):
                 maniac_target = t
 
     saved = False
@@ -202,10 +208,10 @@ def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOr
             continue
         if t == heal_target:
             saved = True
-            notes.append(f"{by} kill of {t} stopped by the Doctor's heal")
+            notes.append(Note.of(f"{by}_kill_healed", target=t))
             continue
         if t in victims:
-            notes.append(f"{t} was killed by both the mafia and the Maniac; he dies once")
+            notes.append(Note.of("double_kill", target=t))
             continue
         victims[t] = by
     killed = tuple(Death(t, roles[t], by) for t, by in victims.items())
@@ -217,19 +223,19 @@ def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOr
     if orders.check is not None:
         c, t = orders.checker, orders.check
         if c is None or c != state.commissar:
-            notes.append(f"check of {t} void: its sender {c} is not the Commissar")
+            notes.append(Note.of("check_not_commissar", target=t, sender=c))
         elif can_act(c, "check"):
             if t not in roles or t not in alive0:
-                notes.append(f"check of {t} void: {t} {why_not_alive(t)}")
+                notes.append(Note.of("check_target_gone", target=t, why=why_not_alive(t)))
             elif t == c:
-                notes.append(f"check of {t} void: the Commissar cannot check himself")
+                notes.append(Note.of("check_self", target=t))
             elif not options.allow_rechecks and t in state.checked:
-                notes.append(f"check of {t} void: already checked (no re-checks)")
+                notes.append(Note.of("check_recheck", target=t))
             else:
                 checks = (CheckResult(by=c, target=t, result=check_result(roles[t], options)),)
                 checked = checked | {t}
                 if c in victims:
-                    notes.append(f"the Commissar {c} died tonight; his check is delivered")
+                    notes.append(Note.of("check_commissar_died", commissar=c))
 
     # deaths
     alive1 = alive0 - jailed - set(victims)
