@@ -47,17 +47,6 @@ class DayState:
     notes: tuple[str, ...] = ()
 
 
-def _state_json(data: dict) -> dict | None:
-    """The game state after a resolved day, where RESOLVE keeps it in the resolution."""
-    if not isinstance(data, dict):
-        return None
-    for key in ("state", "state_after", "after"):
-        v = data.get(key)
-        if isinstance(v, dict) and "alive" in v and "roles" in v:
-            return v
-    return None
-
-
 _STATE_NOTES = {
     "unresolved": {"en": "day {prev} is not resolved yet: the alive list is as of day {last}",
                    "ru": "день {prev} ещё не подведён: список живых — по итогам дня {last}"},
@@ -85,7 +74,7 @@ def state_before_day(ctx: GameContext, day: int) -> DayState:
     Unlike the resolution, a count never refuses: with day N-1 not resolved yet, it counts
     on the last known state and says so in ``notes``."""
     from .rules.deal import effective_random_list
-    from .rules.state import GameState, last_word_windows
+    from .rules.state import GameState, last_word_windows, stored_state_json
 
     game = ctx.game
     random_list = tuple(effective_random_list(game, ctx.store.get("deal")) or ())
@@ -98,7 +87,7 @@ def state_before_day(ctx: GameContext, day: int) -> DayState:
         if last != day - 1:
             notes.append(_STATE_NOTES["unresolved"][_lang(game)].format(prev=day - 1, last=last))
         data = earlier[last]
-        sj = _state_json(data)
+        sj = stored_state_json(data)
         if sj is not None:
             st = GameState.from_json(sj)
             windows = last_word_windows(st, cal, hours)

@@ -34,7 +34,7 @@ from ..rules.deal import effective_duty, effective_players, effective_random_lis
 from ..rules.model import Move, Player
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
 from ..rules.night import NightOrders
-from ..rules.state import GameState, initial_state
+from ..rules.state import GameState, initial_state, stored_state_json
 from ..store import StoredMessage
 from .grammar import parse_moves, text_has_code
 from .mail import decode_message
@@ -216,15 +216,14 @@ def state_before_day(ctx, day: int) -> GameState:
     if not earlier:
         return base
     data = earlier[max(earlier)]
-    for key in ("state", "state_after", "after"):
-        v = data.get(key) if isinstance(data, dict) else None
-        if isinstance(v, dict) and "roles" in v and "alive" in v:
-            st = GameState.from_json(v)
-            # R4.1: the host may name another duty mafioso in game.toml at any time
-            if g.duty and g.duty != st.duty and g.duty in st.alive \
-                    and st.roles.get(g.duty) is not None and st.roles[g.duty].is_mafia:
-                st = st.evolve(duty=g.duty)
-            return st
+    v = stored_state_json(data)
+    if v is not None:
+        st = GameState.from_json(v)
+        # R4.1: the host may name another duty mafioso in game.toml at any time
+        if g.duty and g.duty != st.duty and g.duty in st.alive \
+                and st.roles.get(g.duty) is not None and st.roles[g.duty].is_mafia:
+            st = st.evolve(duty=g.duty)
+        return st
     result = data.get("result", data) if isinstance(data, dict) else {}
     if isinstance(result.get("alive"), list):
         alive = frozenset(result["alive"])

@@ -172,3 +172,15 @@ def last_word_windows(state: GameState, calendar, hours: int = 12
         opens = calendar.day_start(day + 1)
         out[nick] = (opens, opens + timedelta(hours=hours))
     return out
+
+
+def stored_state_json(data: object) -> dict | None:
+    """The game state after a resolved day, as a stored resolution keeps it (under ``state``,
+    or ``state_after``/``after`` in older files); None for a bare result JSON."""
+    if not isinstance(data, dict):
+        return None
+    for key in ("state", "state_after", "after"):
+        v = data.get(key)
+        if isinstance(v, dict) and "alive" in v and "roles" in v:
+            return v
+    return None
