@@ -1,0 +1,100 @@
+"""Shared fixtures. The end-to-end tier against the real phpBB 3.3.15 board lives here.
+
+The board is found through ``SCRAPER_MOD_PHPBB_BOARD``: the folder holding ``start.sh``,
+``stop.sh``, ``board.tar.xz`` and ``forumctl.py`` (``.ci/run`` sets it from
+``../shared/phpbb-board``). Without it the e2e tests skip, saying how to run them; under
+``CI=true`` a missing board is a failure, never a skip. The project keeps no copy of phpBB.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Iterator
+
+import pytest
+
+BOARD_ENV = "SCRAPER_MOD_PHPBB_BOARD"
+
+#: The board's accounts (its README): nick -> password.
+BOARD_ADMIN = ("admin", "adminpass1")
+BOARD_PLAYERS = {
+    "Вася": "pass-1", "Маша_2": "pass-2", "Big Joe": "pass-3", "Алексей": "pass-4",
+    "NightOwl": "pass-5", "Игрок-7": "pass-6", "Ёжик в тумане": "pass-7",
+    "doc_Holiday": "pass-8", "Кот": "pass-9", "Лиса": "pass-10", "Pilot": "pass-11",
+    "Зоя": "pass-12",
+}
+GAME_FORUM_ID = 3
+RESULTS_FORUM_ID = 4
+
+
+def _board_dir() -> Path:
+    value = os.environ.get(BOARD_ENV, "")
+    if not value:
+        why = (f"the real phpBB board is not given: set {BOARD_ENV} to the folder with start.sh "
+               "(.ci/run sets it from ../shared/phpbb-board)")
+        if os.environ.get("CI") == "true":
+            pytest.fail(why + "; under CI=true the e2e tier must run", pytrace=False)
+        pytest.skip(why)
+    folder = Path(value)
+    if not (folder / "start.sh").is_file() or not (folder / "forumctl.py").is_file():
+        pytest.fail(f"{BOARD_ENV}={value}: no start.sh and forumctl.py there", pytrace=False)
+    return folder
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class RealBoard:
+    """A fresh, running copy of the real board."""
+
+    url: str            # http://127.0.0.1:PORT/
+    port: int
+    folder: Path        # where start.sh unpacked it
+    forumctl: ModuleType
+
+    def player(self, nick: str):
+        """A logged-in forumctl.Board for a player (or ``admin``)."""
+        password = BOARD_ADMIN[1] if nick == BOARD_ADMIN[0] else BOARD_PLAYERS[nick]
+        return self.forumctl.Board(self.url.rstrip("/")).login(nick, password)
+
+    def topic_url(self, topic_id: int) -> str:
+        return f"{self.url}viewtopic.php?t={topic_id}"
+
+    def forum_url(self, forum_id: int) -> str:
+        return f"{self.url}viewforum.php?f={forum_id}"
+
+
+def _load_forumctl(folder: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location("forumctl", folder / "forumctl.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def real_board(tmp_path_factory) -> Iterator[RealBoard]:
+    """A clean phpBB 3.3.15 board on a free port of 127.0.0.1, stopped after the test."""
+    source = _board_dir()
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("phpbb-board")
+    started = subprocess.run(["bash", str(source / "start.sh"), str(port), str(folder)],
+                             capture_output=True, text=True, timeout=600)
+    if started.returncode != 0:
+        pytest.fail(f"start.sh {port} {folder} failed:\n{started.stdout}\n{started.stderr}",
+                    pytrace=False)
+    try:
+        yield RealBoard(f"http://127.0.0.1:{port}/", port, folder, _load_forumctl(source))
+    finally:
+        subprocess.run(["bash", str(source / "stop.sh"), str(folder)],
+                       capture_output=True, timeout=60)
