@@ -115,12 +115,12 @@ class DaemonOps(Protocol):
 
 def make_client(ctx: GameContext):
     """A ``ForumClient`` for the game's board (``[forum]``), on the game's clock."""
-    from .forum.poller import client_for_game
+    from .forum.session import game_client
     if not ctx.game.forum.url:
         raise ConfigError("no [forum] url: the daemon has no board to read",
                           path=str(ctx.game.path), key="forum.url",
                           hint='e.g. url = "https://forum.example.org/"')
-    return client_for_game(ctx.game, ctx.clock)
+    return game_client(ctx)
 
 
 @dataclass(frozen=True)
@@ -134,19 +134,23 @@ class _Fetched:
         return self.report
 
 
-def poll_moves_once(ctx: GameContext, *, answer: bool = True) -> tuple[int, tuple[str, ...]]:
+def poll_moves_once(ctx: GameContext, *, answer: bool = True,
+                    client=None) -> tuple[int, tuple[str, ...]]:
     """Read the move source once: (new messages stored, per-message problems).
 
     The messages are stored raw by the source; the move intake then judges and answers them.
     The intake re-reads every stored letter, so on an idle poll (nothing new, no SMTP
     answers to retry) it is skipped unless ``answer``. Without ``[moves] source`` there is
-    nothing to read. A source that cannot be read at all raises ``MailboxError``.
+    nothing to read. A source that cannot be read at all raises ``MailboxError``. The phpBB
+    PM source reads over ``client`` (default: the game's one client, ``game_client``), the
+    same session as the topic.
     """
     if not ctx.game.moves.source:
         return 0, ()
     from .moves.intake import poll_moves
     from .moves.sources import source_for
-    source = source_for(ctx.game)
+    from .forum.session import game_client
+    source = source_for(ctx.game, client_factory=lambda: client or game_client(ctx))
     fetch = source.fetch_new(ctx.store, now=ctx.now())
     errors = tuple(fetch.errors)
     if fetch.new or errors or answer or ctx.game.moves.smtp_host:
@@ -174,7 +178,8 @@ def poll_once(ctx: GameContext, day: int, *, full: bool = False, client=None,
     move_error = None
     move_problems: tuple[str, ...] = ()
     try:
-        new_moves, move_problems = poll_moves_once(ctx, answer=full or answer_moves)
+        new_moves, move_problems = poll_moves_once(ctx, answer=full or answer_moves,
+                                                   client=client)
     except MailboxError as e:
         if full:
             raise

@@ -74,6 +74,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: unexpected {type(e).__name__}: {e} (this is a bug in scraper-mod; "
               f"run again with -v for the details and report them)", file=sys.stderr)
         return 1
+    finally:
+        _end_board_sessions()
+
+
+def _end_board_sessions() -> None:
+    """Log out of the board where this command logged in (forum/session.py)."""
+    from ..forum.session import end_sessions
+    end_sessions()
 
 
 if __name__ == "__main__":  # pragma: no cover

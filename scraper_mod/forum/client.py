@@ -39,6 +39,7 @@ import requests
 from .. import __version__
 from ..errors import (BoardDisabledError, FetchError, ForumError, LoginRequiredError,
                       ParseError, TopicNotFoundError)
+from .session import register_login, scrub_url, session_id
 
 log = logging.getLogger(__name__)
 
@@ -292,6 +293,7 @@ class ForumClient:
     def _request(self, method: str, url: str, *, data: dict | None = None,
                  allow_redirects: bool = True) -> FetchResult:
         url = self.url(url)
+        shown = scrub_url(url)    # logs and errors never carry the session id
         last_problem = ""
         for attempt in range(self.retries + 1):
             self._pace()
@@ -305,13 +307,13 @@ class ForumClient:
                 self._last_request = self._monotonic()
                 last_problem = _reason(e)
                 delay = self._backoff_delay(attempt)
-                log.warning("%s %s failed (%s); attempt %d of %d", method, url, last_problem,
+                log.warning("%s %s failed (%s); attempt %d of %d", method, shown, last_problem,
                             attempt + 1, self.retries + 1)
                 if attempt < self.retries:
                     self._wait(delay)
                 continue
             except requests.RequestException as e:
-                raise FetchError(f"request failed: {type(e).__name__}", url=url,
+                raise FetchError(f"request failed: {type(e).__name__}", url=shown,
                                  hint="check the URL in game.toml") from None
             self._last_request = self._monotonic()
             board_date = parse_http_date(resp.headers.get("Date"))
@@ -328,14 +330,14 @@ class ForumClient:
             if wait is not None:
                 if wait > self.max_retry_after:
                     raise FetchError(f"HTTP {resp.status_code}; the board asks to retry after "
-                                     f"{wait:.0f} s", url=url,
+                                     f"{wait:.0f} s", url=shown,
                                      hint="the board is overloaded or down; poll again later")
                 delay = wait
-            log.warning("%s %s: %s; attempt %d of %d", method, url, last_problem,
+            log.warning("%s %s: %s; attempt %d of %d", method, shown, last_problem,
                         attempt + 1, self.retries + 1)
             if attempt < self.retries:
                 self._wait(delay)
-        raise FetchError(f"{last_problem} after {self.retries + 1} attempts", url=url)
+        raise FetchError(f"{last_problem} after {self.retries + 1} attempts", url=shown)
 
     def get(self, url: str) -> FetchResult:
         """GET with retries; returns any final response (200, 404, ...), raises FetchError
@@ -382,6 +384,7 @@ class ForumClient:
                                           find_login_form(answer.body, url=answer.url) is None):
             self.logins += 1
             log.info("logged in as %s", self.username)
+            register_login(self)
             return
         reason = _login_error_text(answer.body)
         raise LoginRequiredError(
@@ -389,6 +392,26 @@ class ForumClient:
             + (f": {reason}" if reason else f" (HTTP {answer.status})"),
             url=form.action,
             hint=f"check [forum] username and the {PASSWORD_ENV} environment variable")
+
+    def logout(self) -> bool:
+        """End the board session (phpBB's ``ucp.php?mode=logout&sid=…``): one request, no
+        retries; the cookies are dropped either way. Returns whether a session was ended."""
+        sid = session_id(self)
+        if not sid or not self.logins:
+            self.session.cookies.clear()
+            return False
+        saved = self.retries
+        self.retries = 0
+        try:
+            self._request("GET", f"ucp.php?mode=logout&sid={sid}", allow_redirects=False)
+        except FetchError as e:
+            log.info("logging out of %s failed: %s", self.base_url, e)
+            return False
+        finally:
+            self.retries = saved
+            self.session.cookies.clear()
+        log.info("logged out of %s", self.base_url)
+        return True
 
     def get_page(self, url: str, *,
                  on_fetch: Callable[[FetchResult], None] | None = None) -> FetchResult:

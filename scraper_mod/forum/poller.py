@@ -47,6 +47,7 @@ from ..errors import FetchError
 from .client import FetchResult, ForumClient
 from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
 from .model import Post, TopicPage, post_from_json
+from .session import game_client, scrub_body, scrub_url
 
 log = logging.getLogger(__name__)
 
@@ -273,8 +274,9 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
     page_count = int(state.get("page_count") or 0)
 
     def record(res: FetchResult) -> None:
-        fid = store.record_fetch(res.url, fetched_at=clock(), status=res.status, body=res.body,
-                                 board_date=res.board_date)
+        # stored before it is read, without the session id (forum/session.py)
+        fid = store.record_fetch(scrub_url(res.url), fetched_at=clock(), status=res.status,
+                                 body=scrub_body(res.body), board_date=res.board_date)
         fetch_ids[id(res)] = fid
 
     fetch_ids: dict[int, int] = {}
@@ -540,7 +542,8 @@ def poll_day(ctx, day: int | None = None, *, full: bool = False,
     if not url:
         return None
     if client is None:
-        client = client_for_game(ctx.game, ctx.clock, topic_url=url)
+        client = (game_client(ctx) if ctx.game.forum.url else
+                  client_for_game(ctx.game, ctx.clock, topic_url=url))
     if client is None:  # pragma: no cover - client_for_game raises instead
         raise ConfigError("no forum configured", key="forum.url")
     return poll_topic(client, ctx.store, url, now=ctx.now, full=full, board_tz=ctx.game.timezone)

@@ -38,6 +38,7 @@ from ..rules.state import GameState, initial_state, stored_state_json
 from ..store import StoredMessage
 from .grammar import parse_moves, text_has_code
 from .mail import decode_message
+from ..forum.session import game_client
 from .sources import FetchReport, MoveSource, source_for
 from .targets import matcher_for
 
@@ -301,7 +302,7 @@ def day_orders(ctx, day: int, *, as_of: datetime | None = None,
 
 def poll_moves(ctx, *, source: MoveSource | None = None, send: bool = True) -> IntakeReport:
     """Fetch new messages into the store, judge each, write (and send) its answer."""
-    source = source or source_for(ctx.game)
+    source = source or source_for(ctx.game, client_factory=lambda: game_client(ctx))
     now = ctx.now()
     try:
         fetch = source.fetch_new(ctx.store, now=now)

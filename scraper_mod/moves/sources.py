@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Callable, Protocol
 
 from ..errors import MailboxError
+from ..forum.session import scrub_body
 from ..store import Store
 
 log = logging.getLogger(__name__)
@@ -483,7 +484,8 @@ class PhpbbPmSource:
                 errors.append(f"{self.name}: message {s.msg_id}: {e}")
                 continue
             received = pm.earliest if pm.precision in ("second", "minute") else pm.latest
-            mid, is_new = store.add_message(self.name, key, view.body, received_at=received,
+            mid, is_new = store.add_message(self.name, key, scrub_body(view.body),
+                                            received_at=received,
                                             stored_at=now)
             if is_new:
                 new.append(mid)

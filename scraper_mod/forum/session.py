@@ -1,0 +1,99 @@
+"""The board session: one logged-in ``ForumClient`` per game and process, ended when done.
+
+phpBB keeps a logged-in user in a session (the ``<cookie>_sid``, ``_u`` and ``_k`` cookies,
+and a ``sid=`` parameter in links until the board has seen the cookie come back). A daemon
+that logs in at every poll costs the board two requests and a session row a minute for
+weeks; a command that never logs out leaves a live session behind. So:
+
+- ``game_client(ctx)``: the one client of a game context (its cookies, its pace, its
+  ``requests``/``logins`` counters), shared by the topic reader, the phpBB PM move source
+  and anything else that talks to the board (a forum writer, a pacing layer). It logs in
+  only when a page shows the login form (``ForumClient.get_page``), i.e. when the board says
+  the session has ended.
+- ``end_sessions()``: logs every client that logged in during this process out
+  (``ForumClient.logout``: phpBB's ``ucp.php?mode=logout&sid=…``). The CLI calls it when a
+  command ends, ``run`` included: the daemon keeps its one session for its life and ends it
+  when it stops.
+- The session is never written anywhere: a restart logs in once (the password comes from
+  ``SCRAPER_MOD_FORUM_PASSWORD`` every time; no cookie file to steal).
+- ``scrub_url`` / ``scrub_body``: what is stored of a page carries no session id. phpBB puts
+  ``sid=<32 hex>`` into links and into the login form's hidden ``sid`` field; both are
+  replaced by ``sid=`` with nothing after it before a page or message is stored (nothing else
+  of the page changes, so every stored page still parses as it was served). Cookies
+  (``Set-Cookie``) are never stored: the store keeps a fetch's URL, status, date and body only.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import weakref
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .client import ForumClient
+
+log = logging.getLogger(__name__)
+
+__all__ = ["game_client", "register_login", "end_sessions", "scrub_url", "scrub_body",
+           "session_id"]
+
+_SID_URL = re.compile(r"([?&;]sid=)[0-9a-fA-F]{32}")
+_SID_URL_B = re.compile(rb"((?:[?&;]|&amp;)sid=)[0-9a-fA-F]{32}")
+_SID_INPUT_B = re.compile(rb"""(name=["']sid["'][^>]*?value=["'])[0-9a-fA-F]{32}""")
+_SID_INPUT_B2 = re.compile(rb"""(value=["'])[0-9a-fA-F]{32}(["'][^>]*?name=["']sid["'])""")
+
+_CLIENTS: "weakref.WeakKeyDictionary[object, ForumClient]" = weakref.WeakKeyDictionary()
+_LOGGED_IN: list["ForumClient"] = []
+
+
+def scrub_url(url: str) -> str:
+    """``url`` without the value of a ``sid=`` parameter (a phpBB session id)."""
+    return _SID_URL.sub(r"\1", url)
+
+
+def scrub_body(body: bytes) -> bytes:
+    """A page's bytes without phpBB session ids (in links and the login form's ``sid``)."""
+    if b"sid" not in body:
+        return body
+    body = _SID_URL_B.sub(rb"\1", body)
+    body = _SID_INPUT_B.sub(rb"\1", body)
+    return _SID_INPUT_B2.sub(rb"\1\2", body)
+
+
+def session_id(client: "ForumClient") -> str | None:
+    """The board's session id from the client's cookies (phpBB's ``<cookie name>_sid``)."""
+    for cookie in client.session.cookies:
+        if cookie.name.endswith("_sid") and cookie.value:
+            return cookie.value
+    return None
+
+
+def game_client(ctx) -> "ForumClient":
+    """The one ``ForumClient`` of a game context (made on first use from ``[forum]``)."""
+    client = _CLIENTS.get(ctx.store)     # one per open state file (a context is a dataclass)
+    if client is None:
+        from .poller import client_for_game   # poller imports the client, which imports us
+        client = client_for_game(ctx.game, ctx.clock)
+        _CLIENTS[ctx.store] = client
+    return client
+
+
+def register_login(client: "ForumClient") -> None:
+    """Remember a client that logged in, so that ``end_sessions`` logs it out."""
+    if not any(c is client for c in _LOGGED_IN):
+        _LOGGED_IN.append(client)
+
+
+def end_sessions() -> int:
+    """Log out every client that logged in during this process; returns how many were ended.
+    Never raises: a board that cannot be reached ends the session itself in time."""
+    ended = 0
+    while _LOGGED_IN:
+        client = _LOGGED_IN.pop()
+        try:
+            if client.logout():
+                ended += 1
+        except Exception as e:  # noqa: BLE001 - logging out is best effort, never an error
+            log.info("could not log out of %s: %s", client.base_url, type(e).__name__)
+    return ended
