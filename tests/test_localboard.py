@@ -473,7 +473,8 @@ def test_feed_served_over_http_and_404_when_off():
         b.add_topic("День 1", topic_id=4)
         ids = [b.add_post("Вася", 58, f"пост {n}", datetime(2024, 4, 9, 19, 50 + n, 7 * n,
                                                               tzinfo=MSK)) for n in range(5)]
-        b.edit_post(ids[4], "исправлено", edited_at=datetime(2024, 4, 9, 20, 1, 2, tzinfo=MSK))
+        b.edit_post(ids[4], "исправлено", edited_at=datetime(2024, 4, 9, 20, 1, 2, tzinfo=MSK),
+                    notice=True)
         s = requests.Session()
         page = s.get(b.topic_url())
         url = advertised_feed_url(page.content, page_url=page.url, topic_id=4)

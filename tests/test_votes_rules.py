@@ -69,7 +69,8 @@ def play(board: LocalBoard, clock: Clock, steps) -> tuple[list[tuple[Post, datet
             ids[len(ids)] = board.add_post(author, IDS[author], body, t(when), topic=tid)
         elif kind == "edit":
             _, n, body, when = step
-            board.edit_post(ids[n], body, edited_at=t(when))
+            # the notice phpBB writes for an edit of a post that is not the topic's last
+            board.edit_post(ids[n], body, edited_at=t(when), notice=True)
         elif kind == "delete":
             board.delete_post(ids[step[1]])
         elif kind == "fetch":

@@ -426,6 +426,8 @@ class LocalBoard:
         self.sessions: dict[str, int] = {}      # sid -> user id (1 = guest)
         self._form_salt = secrets.token_hex(8)
         self.failed_logins = 0
+        self.logins = 0                          # successful logins (the board's own count)
+        self.logouts = 0                         # sessions ended with ucp.php?mode=logout
         # failure injection and the request log
         self.disabled = False
         self._failures: list[_Failure] = []
@@ -489,15 +491,34 @@ class LocalBoard:
         raise KeyError(f"no post {post_id}")
 
     def edit_post(self, post_id: int, body: str, *, edited_at: datetime | None = None,
-                  reason: str | None = None, editor: str | None = None) -> None:
-        """Edit a post as phpBB does: new text, the edit notice (time, count, reason)."""
+                  reason: str | None = None, editor: str | None = None,
+                  moderator: bool | None = None, notice: bool | None = None) -> bool:
+        """Edit a post as phpBB 3.3 does (``submit_post``, its edit cases): the new text, and
+        the edit notice (time, count, editor, reason) only where phpBB writes one: when a
+        reason is given, or when someone without moderator rights edits a post that is not
+        the topic's last (nor its only) post. The author's edit of the last post and a
+        moderator's edit without a reason leave no trace. ``moderator`` defaults to "the
+        editor is ``admin``". ``notice=True``/``False`` overrides the rule (a scenario that
+        needs the notice phpBB writes for a post further up). Returns whether a notice was
+        written.
+        """
         with self._lock:
             p = self.find_post(post_id)
+            editor = editor or p.author
+            if moderator is None:
+                moderator = editor == "admin"
+            posts = self.topics[p.topic_id].posts
+            last_or_only = posts[-1] is p
             p.body = body
-            p.edited_at = (edited_at or self.now()).replace(microsecond=0)
-            p.edit_count += 1
-            p.edit_reason = reason
-            p.edited_by = editor or p.author
+            if notice is None:
+                notice = bool(reason) or (not moderator and not last_or_only)
+            if notice:
+                p.edited_at = (edited_at or self.now()).replace(microsecond=0)
+                p.edit_count += 1
+                p.edit_reason = reason
+                p.edited_by = editor
+                return True
+            return False
 
     def delete_post(self, post_id: int) -> None:
         """Remove a post (soft deletes look the same to a guest)."""
@@ -1273,7 +1294,9 @@ class LocalBoard:
                 return 302, {**headers, "Location": f"{self.url}index.php"}, ""
             return self._login(method, q, form, sid, headers)
         if path == "ucp.php" and q.get("mode") == "logout":
-            self.sessions[sid] = 1
+            if user != 1 and q.get("sid") == sid:   # phpBB ends a session only with its sid
+                self.sessions[sid] = 1
+                self.logouts += 1
             return 302, {**headers, "Location": f"{self.url}index.php"}, ""
         if path == "ucp.php" and q.get("i") in ("pm", "ucp_pm"):
             if user == 1:
@@ -1363,6 +1386,7 @@ class LocalBoard:
         self.sessions.pop(sid, None)
         new_sid = secrets.token_hex(16)
         self.sessions[new_sid] = uid
+        self.logins += 1
         target = form.get("redirect") or "index.php"
         target = target[2:] if target.startswith("./") else target
         sep = "&" if "?" in target else "?"
