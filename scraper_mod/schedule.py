@@ -16,6 +16,10 @@ injected clock (the library's module-level scheduler reads the wall clock):
 
 * a **poll job**: every ``poll_minutes`` (default 5), every ``final_poll_minutes`` (1) in the
   last ``final_window_minutes`` (30) before the deadline;
+* a **deadline-read job** at the deadline itself (RULES R2.11): the first request after it
+  reads the day's last page and keeps the version of every post shown (``read_at_deadline``),
+  so that an edit phpBB writes no notice for (the topic's last post) made after the deadline
+  is told apart at the final count; no other poll comes between the deadline and it;
 * a **deadline job**: at deadline + ``grace_seconds`` (60 s, for posts stamped 19:59:59 but
   served late) it runs the final full re-scan and the last read of the move source, resolves,
   logs where the posts are, and opens the next day. A day whose re-scan fails (the forum is
@@ -107,6 +111,7 @@ class DaemonOps(Protocol):
     def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult: ...
     def resolve(self, ctx: GameContext, day: int) -> Resolution: ...
     def find_topic(self, ctx: GameContext, day: int) -> str | None: ...
+    # optional: ``read_deadline(ctx, day)`` reads the topic at the deadline (R2.11)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -300,6 +305,13 @@ class LiveOps:
 
     def resolve(self, ctx: GameContext, day: int) -> Resolution:
         return resolve_due(ctx, day)
+
+    def read_deadline(self, ctx: GameContext, day: int):
+        """R2.11: the day's topic read at its deadline (``forum.poller.read_at_deadline``)."""
+        from .forum.poller import read_at_deadline
+        return read_at_deadline(self.client(ctx), ctx.store, ctx.topic_for_day(day),
+                                deadline=ctx.calendar().deadline(day), now=ctx.now,
+                                board_tz=ctx.game.timezone)
 
     def find_topic(self, ctx: GameContext, day: int) -> str | None:
         if ctx.topic_for_day(day) or not ctx.game.forum.forum:
@@ -502,6 +514,8 @@ class Daemon:
         self._finished = False
         self._poll_job: ClockJob | None = None
         self._deadline_job: ClockJob | None = None
+        self._read_job: ClockJob | None = None
+        self._read_done: set[int] = set()          # days read at their deadline (R2.11)
 
     # -- time and days ------------------------------------------------------------------------
     @property
@@ -597,6 +611,44 @@ class Daemon:
             return self._retry_at
         return self.calendar().deadline(self.current_day()) + self.grace()
 
+    def _read_pending(self, now: datetime) -> int | None:
+        """The day whose read at the deadline is due now or next: the current day, unless
+        it was read, its deadline + grace passed (the re-scan owns it), or the ops cannot."""
+        if self._finished or getattr(self.ops, "read_deadline", None) is None:
+            return None
+        day = self.current_day()
+        if day in self._read_done or now >= self.calendar().deadline(day) + self.grace():
+            return None
+        return day
+
+    def next_read_at(self, now: datetime) -> datetime | None:
+        """The current day's deadline (R2.11), else the next day's (rescheduled anyway)."""
+        if self._finished:
+            return None
+        day = self._read_pending(now)
+        if day is None:
+            return self.calendar().deadline(self.current_day() + 1)
+        return self.calendar().deadline(day)
+
+    def read_job(self) -> None:
+        """R2.11: read the day's topic at its deadline and keep what it shows."""
+        now = self.now()
+        day = self._read_pending(now)
+        if day is None or now < self.calendar().deadline(day):
+            return
+        self._read_done.add(day)
+        if not self.ctx.topic_for_day(day):
+            return
+        try:
+            res = self.ops.read_deadline(self.ctx, day)
+        except ScraperModError as e:
+            self.error(f"day {day}: reading the topic at the deadline failed: {e}")
+            return
+        if res.status == "read":
+            self.info("day %d: %s", day, res.summary())
+        else:
+            self.error(f"day {day}: {res.summary()} - the host report will say so")
+
     # -- the jobs ------------------------------------------------------------------------------
     def poll_job(self) -> None:
         """Poll the current day's topic and the move source (never for a day past its
@@ -606,6 +658,10 @@ class Daemon:
         now = self.now()
         if self.due_days(now):
             return  # the deadline job re-scans and resolves first
+        pending = self._read_pending(now)
+        if pending is not None and now >= self.calendar().deadline(pending) - timedelta(
+                seconds=2 * self.ctx.game.forum.min_delay):
+            return  # the read at the deadline comes first, on an idle client (R2.11)
         topic = self._find_topic(day)
         try:
             res = self.ops.poll(self.ctx, day, full=False)
@@ -809,6 +865,9 @@ class Daemon:
                                                 self._guard("deadline", self.deadline_job))
         self._poll_job = self.scheduler.add("poll", self.next_poll_at,
                                             self._guard("poll", self.poll_job))
+        if getattr(self.ops, "read_deadline", None) is not None:
+            self._read_job = self.scheduler.add("deadline read", self.next_read_at,
+                                                self._guard("deadline read", self.read_job))
         # A due deadline first (its next run is in the past), then a poll right away.
         self._poll_job.next_run = _naive_utc(now)
 
@@ -833,6 +892,8 @@ class Daemon:
             # deadline); after a resolution the new day is polled at once.
             if self._deadline_job in self.scheduler.jobs:
                 self._deadline_job.reschedule()
+            if self._read_job in self.scheduler.jobs:
+                self._read_job.reschedule()
             if self._day_changed and self._poll_job in self.scheduler.jobs:
                 self._day_changed = False
                 self._poll_job.next_run = _naive_utc(self.now())
@@ -845,7 +906,7 @@ class Daemon:
                 wait = min(wait, (until - self.now()).total_seconds())
             self._sleep(max(0.0, wait))
         self.scheduler.clear()
-        self._poll_job = self._deadline_job = None
+        self._poll_job = self._deadline_job = self._read_job = None
         self.report.winner = self.report.winner or self.winner()
         return self.report
 

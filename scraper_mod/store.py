@@ -89,6 +89,19 @@ MIGRATIONS: list[str] = [
     INSERT OR IGNORE INTO bodies (sha256, body) SELECT sha256, body FROM fetches;
     UPDATE fetches SET body = X'';
     """,
+    # 3: the topic as the daemon read it at a deadline (RULES R2.11)
+    """
+    CREATE TABLE deadline_reads (
+        topic TEXT NOT NULL,
+        deadline TEXT NOT NULL,            -- UTC ISO instant of the deadline
+        status TEXT NOT NULL,              -- "read" | "failed"
+        read_at TEXT,                      -- when the read's last page was answered (local)
+        delay REAL,                        -- seconds from the deadline to read_at
+        error TEXT,
+        posts TEXT NOT NULL,               -- {post id: Post.to_json()} of every post shown
+        PRIMARY KEY (topic, deadline)
+    );
+    """,
 ]
 
 
@@ -259,6 +272,30 @@ class Store:
     def set_topic_state(self, topic: str, data: dict) -> None:
         self.db.execute("INSERT OR REPLACE INTO topic_state VALUES (?, ?)",
                         (topic, json.dumps(data, ensure_ascii=False, sort_keys=True)))
+
+    def save_deadline_read(self, topic: str, deadline: datetime, *, status: str,
+                           posts: dict[int, dict], read_at: datetime | None = None,
+                           delay: float | None = None, error: str | None = None) -> None:
+        """Keep the read of ``topic`` at ``deadline`` (R2.11); a successful read is never
+        replaced by a later one, a failed one is."""
+        old = self.deadline_read(topic, deadline)
+        if old is not None and old["status"] == "read":
+            return
+        self.db.execute("INSERT OR REPLACE INTO deadline_reads VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (topic, _iso(deadline), status, _iso(read_at) if read_at else None,
+                         delay, error, json.dumps({str(k): v for k, v in posts.items()},
+                                                  ensure_ascii=False, sort_keys=True)))
+
+    def deadline_read(self, topic: str, deadline: datetime) -> dict | None:
+        """The read of ``topic`` at ``deadline``: status, read_at, delay, error and posts
+        (post id -> Post JSON), or None when none was made."""
+        r = self.db.execute("SELECT status, read_at, delay, error, posts FROM deadline_reads "
+                            "WHERE topic=? AND deadline=?", (topic, _iso(deadline))).fetchone()
+        if r is None:
+            return None
+        return {"status": r[0], "read_at": datetime.fromisoformat(r[1]) if r[1] else None,
+                "delay": r[2], "error": r[3],
+                "posts": {int(k): v for k, v in json.loads(r[4]).items()}}
 
     # -- night-move messages ------------------------------------------------------------
     def add_message(self, source: str, key: str, raw: bytes, *, received_at: datetime,

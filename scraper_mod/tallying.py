@@ -321,14 +321,17 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
             poll_day(ctx, day)
         versions = day_versions(ctx, topic)
         deleted = _deleted(ctx, topic)
+        from .forum.poller import deadline_posts
+        at_deadline, read_failed = deadline_posts(ctx.store, topic, deadline)   # R2.11
     else:
-        deleted = {}
+        deleted, at_deadline, read_failed = {}, None, None
     st = state_before_day(ctx, day)
     index = name_index(game.players)
     votes, rejected, notes = extract_votes(
         versions, players=game.players, alive=st.alive, host=game.host, deadline=deadline,
         as_of=cutoff, options=game.rules, deleted=deleted, last_word_until=st.last_word_until,
-        frozen=st.frozen, index=index, lang=game.language)
+        frozen=st.frozen, index=index, lang=game.language, deadline_posts=at_deadline,
+        deadline_read_failed=read_failed)
     tally = count_votes(votes, alive=st.alive, frozen=st.frozen,
                         self_votes=game.rules.self_votes)
     lynch, lynch_note = None, None

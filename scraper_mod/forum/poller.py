@@ -237,8 +237,70 @@ def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
         return _poll_topic(client, store, topic_url, now=now, full=full, board_tz=board_tz)
 
 
+@dataclass(frozen=True)
+class DeadlineRead:
+    """The read of a topic at its deadline (RULES R2.11): ``status`` "read" or "failed",
+    ``delay`` seconds from the deadline to the answer of its last page, the post ids shown."""
+
+    topic: str
+    deadline: datetime
+    status: str
+    delay: float | None
+    posts: tuple[int, ...] = ()
+    requests: int = 0
+    error: str = ""
+
+    def summary(self) -> str:
+        if self.status != "read":
+            return f"read at the deadline FAILED: {self.error}"
+        return (f"read at the deadline: {len(self.posts)} post(s) kept, {self.delay:.2f} s "
+                f"after it, {self.requests} request(s)")
+
+
+def read_at_deadline(client: ForumClient, store: Store, topic_url: str, *,
+                     deadline: datetime, now, board_tz: ZoneInfo = ZoneInfo("Europe/Moscow")
+                     ) -> DeadlineRead:
+    """RULES R2.11: read the topic's last known page (and any page after it) at the deadline,
+    store its versions as any poll does, and keep the version of every post it shows as the
+    deadline's (``Store.save_deadline_read``). Call it at the deadline itself: the board can
+    hide a silent edit made in the time between. A failed read is kept as failed (the host
+    report says so); never raises for the board's failures."""
+    key = canonical_topic_url(topic_url)
+    clock = _now_fn(now)
+    seen: dict = {}
+    report = _poll_topic(client, store, topic_url, now=now, full=False, board_tz=board_tz,
+                         observe=seen)
+    answered = clock()
+    delay = (answered - deadline).total_seconds()
+    sightings: dict[int, Post] = seen.get("sightings", {})
+    status = "read" if report.ok and report.complete and sightings else "failed"
+    error = "; ".join(report.errors) or ("" if sightings else "no post on the page read")
+    if not report.complete and not report.errors:
+        error = "the last page was not reached"
+    with _transaction(store):
+        store.save_deadline_read(key, deadline, status=status,
+                                 posts={pid: p.to_json() for pid, p in sightings.items()}
+                                 if status == "read" else {},
+                                 read_at=answered, delay=delay, error=error or None)
+    return DeadlineRead(topic=key, deadline=deadline, status=status, delay=delay,
+                        posts=tuple(sorted(sightings)) if status == "read" else (),
+                        requests=report.requests, error=error)
+
+
+def deadline_posts(store: Store, topic_url: str, deadline: datetime
+                   ) -> tuple[dict[int, Post] | None, str | None]:
+    """What the read at ``deadline`` showed, for the vote count (rules/votes.py R2.11):
+    (post id -> Post, or None without a good read; why the read failed, if it did)."""
+    got = store.deadline_read(canonical_topic_url(topic_url), deadline)
+    if got is None:
+        return None, None
+    if got["status"] != "read":
+        return None, got.get("error") or "failed"
+    return {pid: post_from_json(d) for pid, d in got["posts"].items()}, None
+
+
 def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
-                full: bool, board_tz: ZoneInfo) -> PollReport:
+                full: bool, board_tz: ZoneInfo, observe: dict | None = None) -> PollReport:
     from .parser import parse_topic_page
 
     key = canonical_topic_url(topic_url)
@@ -372,6 +434,8 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
             deleted=already_deleted | set(deleted), last_page=last_page, record=record,
             fetch_ids=fetch_ids, clock=clock, board_tz=board_tz, refined=refined)
 
+    if observe is not None:
+        observe["sightings"] = sightings
     report = PollReport(topic=key, requests=client.requests - requests_before,
                         new_posts=tuple(new_posts), new_versions=tuple(new_versions),
                         refined=tuple(refined), feed=feed_result,

@@ -32,6 +32,15 @@ The decisions, rule by rule:
   for the dead are ``dead_target``; with ``self_votes = false`` a self-vote is ``self_vote``.
   A rejected vote never replaces the voter's previous vote.
 - R8.1 a dead player's posts after his last-word window: ``dead_after_last_word``.
+- R2.11 the topic as it stood at the deadline: phpBB writes no edit notice when the author
+  edits the topic's last post (or a moderator edits without a reason), so such an edit after
+  the deadline looks like the post itself. ``deadline_posts`` is the version of every post the
+  daemon's read at the deadline showed (the first request after it); at the final count a
+  post whose text differs from that version with no new edit notice stood as it was at the
+  deadline. The host is told (``silent_edit`` note; ``silent_edit_after_deadline`` when it
+  changed the vote). ``deadline_read_failed`` (why the read failed) is said in a note, and
+  without a deadline version a silent change first seen after the deadline is named
+  (``silent_edit_unplaced``): it counts as read, since it may have been before.
 - Deleted posts: a post found deleted *before* the cutoff does not count
   (``deleted_post``, the host is told); one found deleted after it counts as it stood, since
   the deletion can only be placed after the moment it was detected missing.
@@ -44,7 +53,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
 
 from .colors import DEFAULT_TEXT_COLORS, is_vote_color
 from .model import RuleOptions, Vote
@@ -110,6 +119,10 @@ REASONS: dict[str, dict[str, str]] = {
                                    "never counted",
                              "ru": "пост мёртвого игрока после срока последнего слова: не "
                                    "считается"},
+    "silent_edit_after_deadline": {
+        "en": "edit without a notice after the deadline (the board hides it): the post counts "
+              "as it stood at the deadline",
+        "ru": "правка без отметки после срока: пост считается в виде на момент срока"},
     "deleted_post": {"en": "the post was deleted before the deadline: not counted",
                      "ru": "пост удалён до дедлайна: не засчитан"},
 }
@@ -134,6 +147,24 @@ NOTES: dict[str, dict[str, str]] = {
               "may have been before the cutoff; counted as last seen before it",
         "ru": "пост {post_id} ({author}): одну правку никто не видел (правка {n} из {total}), "
               "она могла быть до срока; засчитан в виде, последнем до срока"},
+    "silent_edit": {
+        "en": "post {post_id} by {author}: edit without a notice after the deadline (read at "
+              "the deadline: {before}; at the re-scan: {after}); counted as it stood at the "
+              "deadline",
+        "ru": "пост {post_id} ({author}): правка без отметки после срока (на момент срока: "
+              "{before}; при пересчёте: {after}); засчитан в виде на момент срока"},
+    "silent_edit_unplaced": {
+        "en": "post {post_id} by {author}: changed without an edit notice, first seen so at "
+              "{seen} (after the deadline); the topic was not read at the deadline, so it "
+              "cannot be placed: counted as read last",
+        "ru": "пост {post_id} ({author}): изменён без отметки о правке, таким впервые увиден "
+              "в {seen} (после срока); на момент срока тема не прочитана, и когда была правка, "
+              "не понять: засчитан в последнем виде"},
+    "deadline_read_failed": {
+        "en": "the topic could not be read at the deadline ({reason}): an edit of the last "
+              "post without a notice after the deadline cannot be told apart",
+        "ru": "на момент срока тему прочитать не удалось ({reason}): правку последнего поста "
+              "без отметки после срока отличить нельзя"},
     "edited_by_other": {
         "en": "post {post_id} by {author} was last edited by {editor}",
         "ru": "пост {post_id} ({author}) последним правил {editor}"},
@@ -341,6 +372,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                   frozen: Iterable[str] = (),
                   text_colors: tuple[str, ...] = DEFAULT_TEXT_COLORS,
                   index: NameIndex | None = None, lang: str = "en",
+                  deadline_posts: Mapping[int, Post] | None = None,
+                  deadline_read_failed: str | None = None,
                   ) -> tuple[list[Vote], list[Rejection], VoteNotes]:
     """R2, R8.1: the day's vote events as of ``as_of`` (default and at most: the deadline).
 
@@ -348,7 +381,9 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
     any order. ``players``: (nick, aliases) pairs or ``Player`` objects (everyone a vote may
     name). ``alive``/``frozen``: who may vote today. ``deleted``: post id -> when it was
     found missing. ``last_word_until``: a dead player -> the end of his last-word window.
-    ``lang``: the language of the notes for the host.
+    ``lang``: the language of the notes for the host. ``deadline_posts``: post id -> the
+    version the read at the deadline showed (R2.11); ``deadline_read_failed``: why that read
+    failed, if it did.
     Returns (votes, rejections, notes); votes are not yet reduced to one per voter.
     """
     cutoff = deadline if as_of is None or as_of >= deadline else as_of
@@ -369,6 +404,9 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
     late_posts: list[int] = []
     deleted_seen: list[int] = []
     notes: list[str] = []
+    if final and deadline_read_failed:
+        notes.append(note_text("deadline_read_failed", lang, reason=deadline_read_failed))
+    at_deadline = dict(deadline_posts or {}) if final else {}
 
     by_post = _group(versions)
     for post_id in sorted(by_post):
@@ -414,8 +452,16 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
             notes.append(note_text("deleted_late", lang, post_id=post_id, author=author))
 
         stood, unseen = standing_version(vs, cutoff)
+        silent: list[Post] = []
+        if final and stood is not None:
+            stood, silent = _r2_11(ctx, vs, stood, at_deadline.get(post_id), cutoff, notes,
+                                   lang)
         # every edit that touched a vote (R2.7), before or after the cutoff
-        edits.extend(_edit_notes(ctx, vs, cutoff))
+        edits.extend(_edit_notes(ctx, vs, cutoff, silent={id(p) for p in silent}))
+        if silent and _targets(ctx, silent[-1])[0] != _targets(ctx, stood[0])[0]:
+            for frag in ctx.fragments(silent[-1]):
+                rejected.append(Rejection(post_id, author, frag.text,
+                                          "silent_edit_after_deadline"))
         if stood is None:
             if unseen:
                 p = vs[0][0]
@@ -552,10 +598,52 @@ def _vote_since(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], stood: tuple[Pos
     return since or _vote_time(*stood)
 
 
-def _edit_notes(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], cutoff: datetime
-                ) -> list[EditNote]:
+def _same_notice(a: Post, b: Post) -> bool:
+    return a.edit_count == b.edit_count and a.edited_at == b.edited_at
+
+
+def _same_text(a: Post, b: Post) -> bool:
+    ka, kb = a.content_key(), b.content_key()
+    return all(ka[k] == kb[k] for k in ("text", "colored", "bold", "hidden"))
+
+
+def _r2_11(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], stood: tuple[Post, datetime],
+           snap: Post | None, cutoff: datetime, notes: list[str], lang: str
+           ) -> tuple[tuple[Post, datetime], list[Post]]:
+    """R2.11: the version that stood at the deadline when the board hides an edit, and the
+    versions that are silent edits after it (empty when there are none)."""
+    post = stood[0]
+    if snap is not None:
+        if _same_text(post, snap) or not _same_notice(post, snap):
+            return stood, []    # unchanged, or an edit with a notice (R2.7 placed it)
+        i = max((k for k, (p, _) in enumerate(vs) if _same_text(p, snap)
+                 and _same_notice(p, snap)), default=None)
+        standing = vs[i] if i is not None else (snap, cutoff)
+        silent = [p for p, _ in vs[(i + 1 if i is not None else 0):]
+                  if _same_notice(p, snap) and not _same_text(p, snap)]
+        notes.append(note_text("silent_edit", lang, post_id=post.post_id, author=post.author,
+                               before=_shown(ctx, snap), after=_shown(ctx, post)))
+        return standing, silent
+    # no version read at the deadline: name a silent change first seen after it
+    for (prev, _), (p, seen) in zip(vs, vs[1:]):
+        if seen >= cutoff and _same_notice(prev, p) and not _same_text(prev, p):
+            notes.append(note_text("silent_edit_unplaced", lang, post_id=p.post_id,
+                                   author=p.author, seen=seen.isoformat(timespec="seconds")))
+            break
+    return stood, []
+
+
+def _shown(ctx: _Ctx, post: Post) -> str:
+    """A version's vote for the host: its targets, else «—»."""
+    targets = _targets(ctx, post)[0]
+    return ", ".join(dict.fromkeys(targets)) if targets else "—"
+
+
+def _edit_notes(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], cutoff: datetime,
+                silent: set[int] = frozenset()) -> list[EditNote]:
     """One note per edit that changed the post's vote targets (or whose before is unknown and
-    whose after has a vote)."""
+    whose after has a vote). ``silent``: ids of versions that are R2.11 edits after the
+    deadline (never counted)."""
     out: list[EditNote] = []
     prev: tuple[str, ...] | None = None
     for i, (post, seen) in enumerate(vs):
@@ -566,6 +654,8 @@ def _edit_notes(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], cutoff: datetime
                                     (), targets, _version_time(post, seen) < cutoff, False))
         elif targets != prev:
             out.append(EditNote(post.post_id, post.author, post.edited_at, post.edited_by,
-                                prev or (), targets, _version_time(post, seen) < cutoff, True))
+                                prev or (), targets,
+                                _version_time(post, seen) < cutoff and id(post) not in silent,
+                                True))
         prev = targets
     return out
