@@ -515,7 +515,7 @@ class Daemon:
         self._poll_job: ClockJob | None = None
         self._deadline_job: ClockJob | None = None
         self._read_job: ClockJob | None = None
-        self._read_done: set[int] = set()          # days read at their deadline (R2.11)
+        self._read_done: set[tuple[int, datetime]] = set()   # (day, deadline) read (R2.11)
 
     # -- time and days ------------------------------------------------------------------------
     @property
@@ -617,7 +617,8 @@ class Daemon:
         if self._finished or getattr(self.ops, "read_deadline", None) is None:
             return None
         day = self.current_day()
-        if day in self._read_done or now >= self.calendar().deadline(day) + self.grace():
+        deadline = self.calendar().deadline(day)      # a moved deadline is read anew
+        if (day, deadline) in self._read_done or now >= deadline + self.grace():
             return None
         return day
 
@@ -636,7 +637,7 @@ class Daemon:
         day = self._read_pending(now)
         if day is None or now < self.calendar().deadline(day):
             return
-        self._read_done.add(day)
+        self._read_done.add((day, self.calendar().deadline(day)))
         if not self.ctx.topic_for_day(day):
             return
         try:
