@@ -18,6 +18,7 @@ import re
 from datetime import datetime, timedelta
 
 import requests
+import responses
 
 from scraper_mod.cli import main
 from scraper_mod.context import open_game
@@ -249,3 +250,39 @@ def test_a_command_ends_its_board_session(tmp_path, monkeypatch, capsys):
         assert set(board.sessions.values()) == {1}   # no logged-in session is left
     finally:
         board.stop()
+
+
+def test_a_good_read_at_the_deadline_is_kept_and_a_failed_one_replaced(tmp_path):
+    store = Store(tmp_path / "state.sqlite3")
+    key, deadline = "http://board.example/viewtopic.php?t=4", msk(14, 20)
+    store.save_deadline_read(key, deadline, status="failed", posts={}, error="HTTP 503")
+    assert store.deadline_read(key, deadline)["status"] == "failed"
+    store.save_deadline_read(key, deadline, status="read", posts={7: {"post_id": 7}},
+                             read_at=deadline + timedelta(seconds=1), delay=1.0)
+    store.save_deadline_read(key, deadline, status="failed", posts={}, error="later")
+    got = store.deadline_read(key, deadline)
+    assert got["status"] == "read" and got["posts"] == {7: {"post_id": 7}}
+    assert got["delay"] == 1.0 and got["read_at"] == deadline + timedelta(seconds=1)
+    assert store.deadline_read(key, msk(15, 20)) is None
+    store.close()
+
+
+def test_logout_sends_the_sessions_sid_once_and_drops_the_cookies():
+    base = "http://board.example/"
+    logout = base + "ucp.php?mode=logout&sid=0123456789abcdef0123456789abcdef"
+    client = ForumClient(base_url=base, username="admin", password="pw", min_delay=0,
+                         sleep=lambda s: None)
+    client.session.cookies.set("phpbb3_abc_sid", "0123456789abcdef0123456789abcdef")
+    assert client.logout() is False              # never logged in: nothing to end
+    client.session.cookies.set("phpbb3_abc_sid", "0123456789abcdef0123456789abcdef")
+    client.logins = 1
+    with responses.RequestsMock() as rsps:
+        rsps.add(responses.GET, logout, status=302, headers={"Location": base + "index.php"})
+        assert client.logout() is True
+    assert len(client.session.cookies) == 0
+    client.session.cookies.set("phpbb3_abc_sid", "0123456789abcdef0123456789abcdef")
+    with responses.RequestsMock() as rsps:     # a board that is down: one try, no retries
+        rsps.add(responses.GET, logout, status=503)
+        assert client.logout() is False           # not ended; the board ends it in time
+        assert len(rsps.calls) == 1
+    assert client.slept == []
