@@ -53,7 +53,7 @@ _REFUSALS: list[tuple[str, re.Pattern, str, bool]] = [
                          r"слишком часто|так скоро", re.I),
      "the board's flood limit; it is tried again after a pause", True),
     ("form-invalid", re.compile(r"submitted form was invalid|form.*expired|"
-                                r"отправленная форма неверна|форма устарела", re.I),
+                                r"отправленная форма неверна|форма недействительна|форма устарела", re.I),
      "the form expired; it is tried again with a fresh one", True),
     ("too-long", re.compile(r"Your message contains \d+ characters|maximum number of allowed "
                             r"characters|сообщение содержит \d+ символ", re.I),
@@ -73,7 +73,8 @@ _REFUSALS: list[tuple[str, re.Pattern, str, bool]] = [
     ("no-topic", re.compile(r"requested topic does not exist|requested forum does not exist|"
                             r"тема не существует|форум не существует", re.I),
      "check the topic or forum URL in [publish] / [forum] forum", False),
-    ("disabled", re.compile(r"board is currently disabled|конференция.*отключена", re.I),
+    ("disabled", re.compile(r"board is currently (?:disabled|unavailable)|"
+                            r"конференция.*(?:отключена|недоступна)", re.I),
      "the board is disabled; it is tried again later", False),
 ]
 
@@ -383,18 +384,30 @@ class ForumWriter:
     # -- reading back own posts --------------------------------------------------------------
     def own_posts(self, topic_id: int, *, limit: int = 30,
                   first: bool = False) -> list[tuple[int, str]]:
-        """(post id, text) of this account's posts among the last ``limit`` posts of a topic
-        (its first page with ``first``), newest first."""
-        url = f"viewtopic.php?t={topic_id}" + ("" if first else "&start=100000")
-        page = self.client.get(url)
-        try:
-            parsed = parse_topic_page(page.body, url=page.url, fetched_at=page.fetched_at)
-        except ForumError:
-            return []
+        """(post id, text) of this account's posts on the first page of a topic (``first``)
+        or on its last two pages, newest first."""
+        self.ensure_login()
+
+        def read(url: str):
+            try:
+                page = self.client.get_page(url)
+                return parse_topic_page(page.body, url=page.url, fetched_at=page.fetched_at)
+            except ForumError:
+                return None
+        pages = [read(f"viewtopic.php?t={topic_id}")]
+        head = pages[0]
+        if head is not None and not first and head.page_count > 1 and head.posts:
+            per_page = len(head.posts)
+            for n in (head.page_count - 1, head.page_count):
+                if n > 1:
+                    pages.append(read(f"viewtopic.php?t={topic_id}&start={(n - 1) * per_page}"))
         me = (self.client.username or "").casefold()
-        posts = [(p.post_id, p.text) for p in parsed.posts
-                 if (p.author or "").casefold() == me]
-        return list(reversed(posts))[:limit]
+        seen: dict[int, str] = {}
+        for parsed in pages:
+            for p in (parsed.posts if parsed is not None else ()):
+                if (p.author or "").casefold() == me:
+                    seen[p.post_id] = p.text
+        return sorted(seen.items(), reverse=True)[:limit]
 
     # -- moderation --------------------------------------------------------------------------
     def lock(self, topic_id: int) -> None:

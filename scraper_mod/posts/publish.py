@@ -157,8 +157,9 @@ def _same(source: str, on_board: str) -> bool:
 
 
 def _topic_of_title(writer: ForumWriter, forum_url: str, title: str) -> int | None:
-    page = writer.client.get(forum_url)
+    writer.ensure_login()
     try:
+        page = writer.client.get_page(forum_url)
         topics = parse_forum_page(page.body, url=page.url)
     except ForumError:
         return None
