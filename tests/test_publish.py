@@ -249,3 +249,14 @@ def test_publish_json_and_role_cards(world, capsys):
     assert main(["publish", str(game), "--role-cards", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["posted"][0]["status"] == "already" and data["posted"][0]["kind"] == "role-card"
+
+
+def test_status_shows_what_could_not_be_posted(world, capsys):
+    game, board, clock = world
+    from scraper_mod.cli import main
+    board.no_post_users.add(2)
+    publish(game, clock)
+    assert main(["status", str(game)]) == 0
+    text = capsys.readouterr().out
+    assert "not posted: day 1 newspaper to results: " in text
+    assert "You are not authorised to post" in text and "kept in out/day-1/" in text
