@@ -30,7 +30,7 @@ PASSWORD = "adminpass1"
 
 
 def write_game(folder: Path, board, day1_topic: int, results_topic: int, *,
-               deadline: datetime, mode: str = "auto") -> Path:
+               deadline: datetime, mode: str = "auto", lock: bool = False) -> Path:
     begin = (deadline - timedelta(minutes=3)).astimezone(MSK)
     players = "".join(f'[[players]]\nnick = "{n}"\nrole = "{r}"\nforum_id = {u}\n\n'
                       for n, r, u in PLAYERS)
@@ -67,6 +67,7 @@ mode = "{mode}"
 results_topic = "{board.topic_url(results_topic)}"
 day_topic = "open"
 title_template = "{{title}}. День {{day}}"
+lock_day_topic = {"true" if lock else "false"}
 
 {players}[[days]]
 number = 1
@@ -123,7 +124,8 @@ def board_counts(board, results: int) -> tuple[int, list[str], dict[str, int]]:
 def test_an_evening_on_autopilot_on_the_real_board(real_board, tmp_path):
     day1, results = play_day_one(real_board)
     deadline = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=6)
-    game = write_game(tmp_path / "game", real_board, day1, results, deadline=deadline)
+    game = write_game(tmp_path / "game", real_board, day1, results, deadline=deadline,
+                      lock=True)
     proc = subprocess.Popen([sys.executable, "-m", "scraper_mod", "run", str(game)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
     log = game / "run.log"
@@ -170,6 +172,8 @@ def test_an_evening_on_autopilot_on_the_real_board(real_board, tmp_path):
         pm = real_board.player(nick).read_pm(
             next(m["id"] for m in inbox if m["subject"] == "Проверка: день 1"))
         assert "Маша_2" in pm["text"]
+    # day 1's topic is locked with the quick-mod tool
+    assert admin._has_tool(day1, "unlock") and not admin._has_tool(day1, "lock")
     # the daemon polls day 2's topic
     assert day2 in text or day2.split("?")[1] in text
     # a second publish posts nothing
