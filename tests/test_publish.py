@@ -260,3 +260,20 @@ def test_status_shows_what_could_not_be_posted(world, capsys):
     text = capsys.readouterr().out
     assert "not posted: day 1 newspaper to results: " in text
     assert "You are not authorised to post" in text and "kept in out/day-1/" in text
+
+
+def test_move_answers_go_as_the_boards_pms_when_moves_come_by_pm(world):
+    game, board, clock = world
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text("utf-8").replace(
+        "[publish]", '[moves]\nsource = "phpbb_pm"\n\n[publish]'), encoding="utf-8")
+    answers = game / "outbox" / "day-1"
+    answers.mkdir(parents=True)
+    (answers / "000007.txt").write_text("To: Big Joe\nSubject: Re: ход\n\nПринято: проверка "
+                                        "Маша_2.\n", encoding="utf-8")
+    (answers / "000008.txt").write_text("To: stranger@example.org\nSubject: Re: x\n\n?\n",
+                                        encoding="utf-8")
+    out = publish(game, clock)
+    assert [(o.kind, o.to) for o in out][-1] == ("pm", "Big Joe")
+    assert board.sent_pms_log[-1][2:] == (60, "Re: ход", "Принято: проверка Маша_2.\n")
+    assert len(out) == 5 and {o.status for o in publish(game, clock)} == {"already"}

@@ -211,7 +211,9 @@ def test_kill_9_while_publishing_then_publish_again_posts_nothing_twice(real_boa
     assert papers == 1 and topics == ["Проверка. День 2"]
     forum = __import__("requests").get(real_board.forum_url(GAME_FORUM_ID), timeout=30).text
     assert forum.count(">Проверка. День 2<") == 1
-    pms = [p for p in json.loads(third.stdout)["posted"] if p["kind"] == "pm"]
+    pms = list((game / "out" / "day-1" / "pm").glob("*.txt"))
     sent = admin.list_pms("outbox") + admin.list_pms("sentbox")
-    assert len([m for m in sent if m["subject"] == "Проверка: день 1"]) == len(pms)
+    assert len([m for m in sent if m["subject"] == "Проверка: день 1"]) == len(pms) > 0
+    answers = list((game / "outbox" / "day-1").glob("*.txt"))   # the move answers, as PMs
+    assert len([m for m in sent if m["subject"].startswith("Re: ")]) == len(answers)
     assert PASSWORD not in again.stdout + again.stderr + third.stdout

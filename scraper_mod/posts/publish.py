@@ -124,8 +124,26 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
             items.append(Item(day, "pm", nick, nick, f.read_text(encoding="utf-8"),
                               subject=f"{g.title}: день {day}" if g.language == "ru" else
                               f"{g.title}: day {day}", source=str(f)))
+    if pub.private_messages and g.moves.source == "phpbb_pm":
+        items += _move_answers(ctx, day)
     if pub.lock_day_topic and ctx.topic_for_day(day):
         items.append(Item(day, "lock", f"day-{day}", ctx.topic_for_day(day), ""))
+    return items
+
+
+def _move_answers(ctx: GameContext, day: int) -> list[Item]:
+    """The answers to night moves sent as the board's PMs (``outbox/day-N/*.txt``, written by
+    the move intake as ``To:``, ``Subject:``, a blank line, the text), to players only."""
+    folder = ctx.game.folder / ctx.game.moves.outbox / f"day-{day}"
+    nicks = {p.nick for p in ctx.game.players}
+    items = []
+    for f in sorted(folder.glob("*.txt")) if folder.is_dir() else ():
+        head, _, text = f.read_text(encoding="utf-8").partition("\n\n")
+        fields = dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
+        to = fields.get("To", "")
+        if to in nicks:
+            items.append(Item(day, "pm", f"answer/{f.stem}", to, text,
+                              subject=fields.get("Subject", ""), source=str(f)))
     return items
 
 
