@@ -277,3 +277,27 @@ def test_move_answers_go_as_the_boards_pms_when_moves_come_by_pm(world):
     assert [(o.kind, o.to) for o in out][-1] == ("pm", "Big Joe")
     assert board.sent_pms_log[-1][2:] == (60, "Re: ход", "Принято: проверка Маша_2.\n")
     assert len(out) == 5 and {o.status for o in publish(game, clock)} == {"already"}
+
+
+def test_run_in_mode_auto_retries_a_failure_later_not_on_every_poll(world):
+    game, board, clock = world
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text("utf-8").replace('mode = "review"', 'mode = "auto"'),
+                    encoding="utf-8")
+    ctx = open_game(game, clock=clock)
+    try:
+        ctx.store.save_resolution(1, {"day": 1}, resolved_at=clock.now())
+        board.no_post_users.add(2)
+        first = pub.auto_publish(ctx)
+        assert [o.status for o in first] == ["failed"] * 4
+        posts_before = board.request_count("/posting.php")
+        clock.advance(seconds=30)
+        again = pub.auto_publish(ctx)          # a poll 30 s later: not tried yet
+        assert [o.fresh for o in again] == [False] * 4
+        assert board.request_count("/posting.php") == posts_before
+        board.no_post_users.clear()
+        clock.advance(seconds=pub.AUTO_RETRY_SECONDS)
+        assert [o.status for o in pub.auto_publish(ctx)] == ["posted"] * 4
+        assert pub.auto_publish(ctx) == [] and pub.pending_days(ctx) == []
+    finally:
+        ctx.close()

@@ -20,6 +20,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from ..context import GameContext
@@ -31,6 +32,8 @@ from ..resolving import safe_file_name
 from ..rules.deal import safe_filename
 
 log = logging.getLogger(__name__)
+
+AUTO_RETRY_SECONDS = 120.0   # `run` tries a failed publication again after this long
 
 KINDS = ("newspaper", "day-start", "day-topic", "pm", "role-card", "lock")
 
@@ -60,6 +63,7 @@ class Outcome:
     status: str          # posted | already | failed | skipped
     error: str | None = None
     item: Item | None = None
+    fresh: bool = True     # False: a failure not tried again yet (``retry_after``)
 
     def to_json(self) -> dict:
         return {"kind": self.kind, "to": self.to, "url": self.url, "status": self.status,
@@ -273,9 +277,10 @@ def _after_done(ctx: GameContext, item: Item, pid: int | None, url: str | None) 
                             at=ctx.now())
 
 
-def publish_items(ctx: GameContext, items: list[Item], *,
-                  writer: ForumWriter | None = None) -> list[Outcome]:
-    """Post each item the board does not have yet (see the module docstring)."""
+def publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter | None = None,
+                  retry_after: float = 0.0) -> list[Outcome]:
+    """Post each item the board does not have yet (see the module docstring); an item that
+    failed less than ``retry_after`` seconds ago is left for later (``run``'s polls)."""
     gid = game_id(ctx)
     out: list[Outcome] = []
     for item in items:
@@ -295,6 +300,11 @@ def publish_items(ctx: GameContext, items: list[Item], *,
                 out.append(Outcome(item.kind, to, rec["url"], "posted", None, item))
             else:
                 out.append(Outcome(item.kind, to, rec["url"], "already", None, item))
+            continue
+        if (rec and rec["error"] and retry_after
+                and (ctx.now() - datetime.fromisoformat(rec["updated_at"])).total_seconds()
+                < retry_after):
+            out.append(Outcome(item.kind, to, None, "failed", rec["error"], item, fresh=False))
             continue
         try:
             w = writer or _writer(ctx)
@@ -345,9 +355,10 @@ def check_mode(ctx: GameContext) -> None:
                                                    'publish`) or "auto" in [publish]')
 
 
-def publish_day(ctx: GameContext, day: int, *, writer: ForumWriter | None = None) -> list[Outcome]:
+def publish_day(ctx: GameContext, day: int, *, writer: ForumWriter | None = None,
+                retry_after: float = 0.0) -> list[Outcome]:
     """Publish day ``day`` and write ``out/day-N/publish.txt`` with the outcomes."""
-    outcomes = publish_items(ctx, plan_day(ctx, day), writer=writer)
+    outcomes = publish_items(ctx, plan_day(ctx, day), writer=writer, retry_after=retry_after)
     write_report(ctx, day, outcomes)
     return outcomes
 
@@ -392,11 +403,13 @@ def auto_publish(ctx: GameContext) -> list[Outcome]:
     outcomes: list[Outcome] = []
     for day in pending_days(ctx):
         try:
-            outcomes += publish_day(ctx, day)
+            outcomes += publish_day(ctx, day, retry_after=AUTO_RETRY_SECONDS)
         except ScraperModError as e:
             log.warning("day %d: publishing failed: %s", day, e)
             outcomes.append(Outcome("newspaper", f"day {day}", None, "failed", str(e)))
     for o in outcomes:
+        if not o.fresh:     # still waiting for its retry: said before
+            continue
         if o.status == "posted":
             log.info("posted %s to %s: %s", o.kind, o.to, o.url)
         elif o.status == "failed":
