@@ -410,9 +410,7 @@ def auto_publish(ctx: GameContext) -> list[Outcome]:
     for o in outcomes:
         if not o.fresh:     # still waiting for its retry: said before
             continue
-        if o.status == "posted":
-            log.info("posted %s to %s: %s", o.kind, o.to, o.url)
-        elif o.status == "failed":
+        if o.status == "failed":
             log.error("could not post %s to %s: %s (it stays in out/ and is tried again)",
                       o.kind, o.to, o.error)
     return outcomes
