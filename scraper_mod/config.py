@@ -74,6 +74,19 @@ class ScheduleConfig:
 
 
 @dataclass(frozen=True)
+class PublishConfig:
+    """``[publish]`` (RULES R12, CONTRACT.md "Posting on the board")."""
+
+    mode: str = "off"                 # off | review | auto
+    results_topic: str | None = None  # newspapers are replies here
+    results_forum: str | None = None  # or one results topic per game, opened there
+    day_topic: str = "open"           # open | reply
+    title_template: str = "{title}. День {day}"
+    private_messages: bool = True
+    lock_day_topic: bool = False
+
+
+@dataclass(frozen=True)
 class Game:
     """A loaded, validated game file."""
 
@@ -93,6 +106,7 @@ class Game:
     forum: ForumConfig = field(default_factory=ForumConfig)
     moves: MovesConfig = field(default_factory=MovesConfig)
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
+    publish: PublishConfig = field(default_factory=PublishConfig)
     deal: dict = field(default_factory=dict)  # role id -> count, for `deal`
 
     @property
@@ -279,7 +293,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
     """Validate a parsed TOML document into a ``Game``."""
     r = _Reader(path)
     r.unknown(data, "", {"game", "forum", "moves", "rules", "players", "mafia", "days",
-                         "schedule", "deal"})
+                         "schedule", "deal", "publish"})
     g = r.table(data, "game")
     r.unknown(g, "game.", {"title", "timezone", "start", "day_start", "deadline",
                            "merge_weekends", "language", "host", "random_list"})
@@ -453,6 +467,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
                    hint="the board would be asked without pause")
     schedule = ScheduleConfig(**s)
 
+    publish = _parse_publish(r, r.table(data, "publish"))
+
     deal = r.table(data, "deal")
     for k, v in deal.items():
         if k not in {x.value for x in Role}:
@@ -464,4 +480,22 @@ def parse_game(data: dict, *, path: Path) -> Game:
                 deadline=deadline, language=language, host=host, players=tuple(players),
                 duty=duty, random_list=random_list, rules=rules, days=tuple(sorted(
                     days, key=lambda x: x.number)), forum=forum, moves=moves,
-                schedule=schedule, deal=dict(deal))
+                schedule=schedule, publish=publish, deal=dict(deal))
+
+
+def _parse_publish(r: "_Reader", tbl: dict) -> PublishConfig:
+    """``[publish]``: the modes and targets of posting on the board (R12)."""
+    pub = _typed_table(r, PublishConfig, tbl, "publish.")
+    if pub.mode not in ("off", "review", "auto"):
+        r.fail("publish.mode", f'must be "off", "review" or "auto", not {pub.mode!r}')
+    if pub.day_topic not in ("open", "reply"):
+        r.fail("publish.day_topic", f'must be "open" or "reply", not {pub.day_topic!r}')
+    if pub.results_topic is not None:
+        _check_url(r, "publish.results_topic", pub.results_topic, topic=True)
+    if pub.results_forum is not None:
+        _check_url(r, "publish.results_forum", pub.results_forum)
+    try:
+        pub.title_template.format(title="x", day=1)
+    except (KeyError, IndexError, ValueError) as e:
+        r.fail("publish.title_template", f"only {{title}} and {{day}} may be used ({e})")
+    return pub

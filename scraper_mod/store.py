@@ -102,6 +102,22 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (topic, deadline)
     );
     """,
+    # 4: what was posted on the board (RULES R12.2): intended before the request, done after
+    """
+    CREATE TABLE publications (
+        game TEXT NOT NULL,
+        day INTEGER NOT NULL,
+        kind TEXT NOT NULL,                -- newspaper | day-topic | day-start | pm | role-card | lock
+        recipient TEXT NOT NULL,           -- topic URL or nick
+        status TEXT NOT NULL,              -- intended | done | failed
+        sha256 TEXT NOT NULL,              -- the text posted (an edit when it changes)
+        post_id INTEGER,                   -- the post's or PM's id on the board
+        url TEXT,
+        error TEXT,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (game, day, kind, recipient)
+    );
+    """,
 ]
 
 
@@ -353,6 +369,34 @@ class Store:
     def put(self, key: str, value) -> None:
         self.db.execute("INSERT OR REPLACE INTO kv VALUES (?, ?)",
                         (key, json.dumps(value, ensure_ascii=False, sort_keys=True)))
+
+    # -- publications (R12.2) ---------------------------------------------------------------
+    def publication(self, game: str, day: int, kind: str, recipient: str) -> dict | None:
+        """One publication's record: status, sha256, post_id, url, error; None if never tried."""
+        r = self.db.execute("SELECT status, sha256, post_id, url, error, updated_at FROM "
+                            "publications WHERE game=? AND day=? AND kind=? AND recipient=?",
+                            (game, day, kind, recipient)).fetchone()
+        if r is None:
+            return None
+        return dict(zip(("status", "sha256", "post_id", "url", "error", "updated_at"), r))
+
+    def set_publication(self, game: str, day: int, kind: str, recipient: str, *, status: str,
+                        sha256: str, at: datetime, post_id: int | None = None,
+                        url: str | None = None, error: str | None = None) -> None:
+        """Record a publication as intended (before the request), done or failed (after)."""
+        self.db.execute("INSERT OR REPLACE INTO publications VALUES (?,?,?,?,?,?,?,?,?,?)",
+                        (game, day, kind, recipient, status, sha256, post_id, url, error,
+                         _iso(at)))
+
+    def publications(self, game: str, day: int | None = None) -> list[dict]:
+        q = ("SELECT day, kind, recipient, status, sha256, post_id, url, error, updated_at "
+             "FROM publications WHERE game=?")
+        args: tuple = (game,)
+        if day is not None:
+            q, args = q + " AND day=?", (game, day)
+        keys = ("day", "kind", "recipient", "status", "sha256", "post_id", "url", "error",
+                "updated_at")
+        return [dict(zip(keys, r)) for r in self.db.execute(q + " ORDER BY day, rowid", args)]
 
     def log_event(self, kind: str, data: dict, *, at: datetime) -> None:
         self.db.execute("INSERT INTO events (at, kind, data) VALUES (?, ?, ?)",

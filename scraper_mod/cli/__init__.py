@@ -19,7 +19,8 @@ import sys
 from .. import __version__
 from ..errors import ScraperModError
 
-COMMANDS = ("demo", "deal", "posts", "poll", "tally", "moves", "resolve", "run", "status", "day")
+COMMANDS = ("demo", "deal", "posts", "poll", "tally", "moves", "resolve", "run", "status", "day",
+            "publish")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..context import open_game
 from ..errors import ConfigError, ScraperModError
+from ..posts.publish import auto_publish
 from ..schedule import Daemon, GameLock, LiveOps, log as daemon_log
 from .common import add_game_argument
 
@@ -43,6 +44,15 @@ def _file_handler(path: Path) -> logging.Handler:
                               hint="give another --log FILE or '-'") from None
     h.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     return h
+
+
+class PublishingOps(LiveOps):
+    """LiveOps that, in [publish] mode auto, first posts what a resolved day still owes the
+    board (a failure retried on each poll, before the next day's start in any case)."""
+
+    def poll(self, ctx, day: int, *, full: bool):
+        auto_publish(ctx)
+        return super().poll(ctx, day, full=full)
 
 
 def preflight(ctx) -> list[str]:
@@ -84,7 +94,8 @@ def run(args) -> int:
 
             old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
             try:
-                report = Daemon(ctx, ops=LiveOps(), stop=stop).run()
+                report = Daemon(ctx, ops=PublishingOps(), stop=stop,
+                                on_resolved=lambda out: auto_publish(ctx)).run()
             finally:
                 for s, h in old.items():
                     signal.signal(s, h)

@@ -8,6 +8,7 @@ days, and whether a ``scraper-mod run`` is running for the game.
 from __future__ import annotations
 
 from ..context import open_game
+from ..posts.publish import failures
 from ..schedule import game_status
 from .common import add_game_argument, print_json
 
@@ -25,10 +26,14 @@ def run(args) -> int:
     ctx = open_game(args.game)
     try:
         st = game_status(ctx)
+        unposted = failures(ctx)
     finally:
         ctx.close()
     if args.format == "json":
         print_json(st.to_json())
     else:
         print(st.to_text())
+        for f in unposted:   # R12.3: what the board does not have yet, and why
+            print(f"not posted: day {f['day']} {f['kind']} to {f['recipient']}: {f['error']} "
+                  f"(kept in out/day-{f['day']}/; tried again by publish or run)")
     return 0

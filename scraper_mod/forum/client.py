@@ -344,6 +344,20 @@ class ForumClient:
         when the network or the board (5xx, 429) fails every attempt."""
         return self._request("GET", url)
 
+    def post(self, url: str, data: dict) -> FetchResult:
+        """POST a form once (never retried here: a board that took it but answered 5xx would
+        get it twice; the writer retries with a fresh form after looking on the board). No
+        redirects are followed: the writer reads phpBB's ``Location``."""
+        saved, self.retries = self.retries, 0
+        try:
+            return self._request("POST", url, data=data, allow_redirects=False)
+        finally:
+            self.retries = saved
+
+    def pause(self, seconds: float) -> None:
+        """Wait ``seconds`` with the client's injected sleep (tests never wait)."""
+        self._wait(seconds)
+
     # -- login -----------------------------------------------------------------------------
     def login(self, *, on_fetch: Callable[[FetchResult], None] | None = None) -> None:
         """Log in with the board's own form; the session keeps the cookie.

@@ -48,6 +48,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 from urllib.parse import parse_qs, quote, urlsplit
 from zoneinfo import ZoneInfo
+from .localboard_forms import PostingForms
 
 # -- language strings (from phpBB 3.3.15 en and the official ru pack, as seen on real pages) --
 
@@ -389,7 +390,7 @@ def _now_from(clock) -> Callable[[], datetime]:
     return clock
 
 
-class LocalBoard:
+class LocalBoard(PostingForms):
     """A phpBB 3.3.15 prosilver look-alike on 127.0.0.1 (see the module docstring)."""
 
     cookie_name = "phpbb3_local"
@@ -1289,6 +1290,9 @@ class LocalBoard:
         if self.disabled:
             return 200, headers, self.render_message(self.s["disabled"],
                                                      section=path.split(".")[0])
+        posted = self.posting_route(method, path, q, form, sid, user, headers)
+        if posted is not None:
+            return posted
         if path == "ucp.php" and q.get("mode") == "login":
             if user != 1:   # phpBB sends a logged-in user to the index
                 return 302, {**headers, "Location": f"{self.url}index.php"}, ""

@@ -1,0 +1,63 @@
+"""`scraper-mod publish GAME`: post what out/day-N/ holds and the board does not have yet.
+
+The newspaper in the results topic, the next day's start (a new day topic or a reply), the PMs
+of R9.3, the lock of the day's topic; `--role-cards` sends the role cards of `deal`. A second
+run posts nothing (RULES R12.2). `--dry-run` prints exactly what would go where.
+"""
+
+from __future__ import annotations
+
+from ..context import open_game
+from ..errors import ScraperModError
+from ..posts.publish import (check_mode, plan_day, plan_role_cards, publish_day,
+                             publish_items)
+from .common import add_game_argument, print_json
+
+
+def register(sub) -> None:
+    p = sub.add_parser("publish", help="post the newspaper, the next day's start and the PMs "
+                                       "on the board (what it does not have yet)")
+    add_game_argument(p)
+    p.add_argument("--day", type=int, help="the day to publish (default: the last resolved)")
+    p.add_argument("--role-cards", action="store_true",
+                   help="send the role cards of `deal` as private messages")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print what would be posted where; post nothing")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    ctx = open_game(args.game)
+    try:
+        if args.role_cards:
+            day, items = 0, plan_role_cards(ctx)
+        else:
+            done = ctx.store.resolutions()
+            day = args.day if args.day is not None else (max(done) if done else None)
+            if day is None:
+                raise ScraperModError("no day is resolved yet, so there is nothing to publish",
+                                      hint=f"scraper-mod resolve {ctx.game.folder}")
+            items = plan_day(ctx, day)
+        if args.dry_run:
+            if args.format == "json":
+                print_json({"day": day, "posted": [
+                    {"kind": i.kind, "to": i.to, "subject": i.subject or None, "text": i.text}
+                    for i in items]})
+            else:
+                for i in items:
+                    print(f"=== {i.kind} -> {i.to}" + (f" [{i.subject}]" if i.subject else ""))
+                    if i.text:
+                        print(i.text.rstrip("\n"))
+            return 0
+        check_mode(ctx)
+        outcomes = (publish_items(ctx, items) if args.role_cards else publish_day(ctx, day))
+    finally:
+        ctx.close()
+    if args.format == "json":
+        print_json({"day": day, "posted": [o.to_json() for o in outcomes]})
+    else:
+        for o in outcomes:
+            print(f"{o.status:8} {o.kind:10} {o.to}" + (f"  {o.url}" if o.url else "")
+                  + (f"\n  error: {o.error}" if o.error else ""))
+    return 1 if any(o.status == "failed" for o in outcomes) else 0

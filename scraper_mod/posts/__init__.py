@@ -1,0 +1,1 @@
+"""What is posted: publishing the resolved day on the board (publish.py, RULES R12)."""

@@ -1,0 +1,416 @@
+"""Publishing a day on the board (RULES R12): the newspaper, the next day's start, the PMs.
+
+``publish_day(ctx, day)`` reads ``out/day-N/`` (what ``resolve`` wrote) and posts what the
+board does not have yet, through ``forum/writer.py``. Never twice (R12.2): each publication
+has an identity (game, day, kind, recipient) and is recorded in the store as ``intended``
+before its request and as ``done`` (with the post or PM id) after it. A publication found
+``intended`` (a crash between the two) is first looked for on the board (the account's own
+posts in the target topic, a topic of that title in the forum, the PM outbox and sentbox)
+before it is posted again. A newspaper whose text changed (the day resolved again after a
+correction) is edited on the board, with one line saying what changed.
+
+What fails stays in ``out/day-N/``, is recorded ``failed`` with its one-line error (``status``
+shows it, ``out/day-N/publish.txt`` lists it) and is tried again on the next publish.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from ..context import GameContext
+from ..errors import ConfigError, FetchError, ForumError, ScraperModError
+from ..files import write_atomic
+from ..forum.parser import parse_forum_page
+from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
+from ..resolving import safe_file_name
+from ..rules.deal import safe_filename
+
+log = logging.getLogger(__name__)
+
+AUTO_RETRY_SECONDS = 120.0   # `run` tries a failed publication again after this long
+
+KINDS = ("newspaper", "day-start", "day-topic", "pm", "role-card", "lock")
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing to post: its identity (day, kind, key), where it goes and its text."""
+
+    day: int
+    kind: str
+    key: str            # the recipient in the identity: "results", "day-N", a nick
+    to: str             # topic/forum URL or nick, as shown
+    text: str
+    subject: str = ""
+    source: str = ""    # the out/ file it comes from
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(f"{self.subject}\n{self.text}".encode()).hexdigest()
+
+
+@dataclass
+class Outcome:
+    kind: str
+    to: str
+    url: str | None
+    status: str          # posted | already | failed | skipped
+    error: str | None = None
+    item: Item | None = None
+    fresh: bool = True     # False: a failure not tried again yet (``retry_after``)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "to": self.to, "url": self.url, "status": self.status,
+                "error": self.error}
+
+
+def game_id(ctx: GameContext) -> str:
+    """The game in a publication's identity: its title and start date."""
+    return f"{ctx.game.title}@{ctx.game.start.isoformat()}"
+
+
+def _read(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+
+
+def _nick_of_file(ctx: GameContext, name: str) -> str | None:
+    for p in ctx.game.players:
+        if name in (safe_file_name(p.nick), safe_filename(p.nick)):
+            return p.nick
+    return None
+
+
+def results_target(ctx: GameContext) -> str | None:
+    """The results topic URL: ``results_topic``, or the one opened in ``results_forum``."""
+    pub = ctx.game.publish
+    return pub.results_topic or ctx.store.get("results_topic_url")
+
+
+def plan_day(ctx: GameContext, day: int) -> list[Item]:
+    """What ``publish`` would post for day ``day`` from ``out/day-N/``, in order."""
+    g, pub = ctx.game, ctx.game.publish
+    folder = g.out_dir / f"day-{day}"
+    if not folder.is_dir():
+        raise ScraperModError(f"{folder}: no posts for day {day} yet",
+                              hint=f"resolve the day first: scraper-mod resolve {g.folder} "
+                                   f"--day {day}")
+    result = json.loads(_read(folder / "result.json") or "{}")
+    items: list[Item] = []
+    paper = _read(folder / "newspaper.bbcode")
+    if paper is not None:
+        target = results_target(ctx) or pub.results_forum or "(no [publish] results_topic)"
+        items.append(Item(day, "newspaper", "results", target, paper,
+                          subject=f"{g.title}. Итоги" if g.language == "ru" else
+                          f"{g.title}. Results", source=str(folder / "newspaper.bbcode")))
+    start = _read(folder / "day-start.bbcode")
+    if start is not None and not result.get("winner"):
+        if pub.day_topic == "open":
+            items.append(Item(day, "day-topic", f"day-{day + 1}", g.forum.forum or
+                              "(no [forum] forum)", start,
+                              subject=pub.title_template.format(title=g.title, day=day + 1),
+                              source=str(folder / "day-start.bbcode")))
+        else:
+            items.append(Item(day, "day-start", f"day-{day + 1}",
+                              ctx.topic_for_day(day) or f"(no topic for day {day})", start,
+                              source=str(folder / "day-start.bbcode")))
+    if pub.private_messages and (folder / "pm").is_dir():
+        for f in sorted((folder / "pm").glob("*.txt")):
+            nick = _nick_of_file(ctx, f.stem) or f.stem
+            items.append(Item(day, "pm", nick, nick, f.read_text(encoding="utf-8"),
+                              subject=f"{g.title}: день {day}" if g.language == "ru" else
+                              f"{g.title}: day {day}", source=str(f)))
+    if pub.private_messages and g.moves.source == "phpbb_pm":
+        items += _move_answers(ctx, day)
+    if pub.lock_day_topic and ctx.topic_for_day(day):
+        items.append(Item(day, "lock", f"day-{day}", ctx.topic_for_day(day), ""))
+    return items
+
+
+def _move_answers(ctx: GameContext, day: int) -> list[Item]:
+    """The answers to night moves sent as the board's PMs (``outbox/day-N/*.txt``, written by
+    the move intake as ``To:``, ``Subject:``, a blank line, the text), to players only."""
+    folder = ctx.game.folder / ctx.game.moves.outbox / f"day-{day}"
+    nicks = {p.nick for p in ctx.game.players}
+    items = []
+    for f in sorted(folder.glob("*.txt")) if folder.is_dir() else ():
+        head, _, text = f.read_text(encoding="utf-8").partition("\n\n")
+        fields = dict(line.split(": ", 1) for line in head.splitlines() if ": " in line)
+        to = fields.get("To", "")
+        if to in nicks:
+            items.append(Item(day, "pm", f"answer/{f.stem}", to, text,
+                              subject=fields.get("Subject", ""), source=str(f)))
+    return items
+
+
+def plan_role_cards(ctx: GameContext) -> list[Item]:
+    folder = ctx.game.out_dir / "role-cards"
+    if not folder.is_dir():
+        raise ScraperModError(f"{folder}: no role cards", hint=f"deal first: scraper-mod deal "
+                                                              f"{ctx.game.folder}")
+    subject = (f"{ctx.game.title}: ваша роль" if ctx.game.language == "ru"
+               else f"{ctx.game.title}: your role")
+    return [Item(0, "role-card", nick, nick, f.read_text(encoding="utf-8"), subject=subject,
+                 source=str(f))
+            for f in sorted(folder.glob("*.txt"))
+            for nick in [_nick_of_file(ctx, f.stem) or f.stem]]
+
+
+# -- finding a publication on the board after a crash --------------------------------------
+
+def _plain(text: str) -> str:
+    """A post's words without BBCode and spacing, to match a source with the board's text."""
+    text = re.sub(r"\[/?[a-zA-Z*][^\]]*\]", " ", text)
+    return " ".join(text.split())
+
+
+def _same(source: str, on_board: str) -> bool:
+    a, b = _plain(source), _plain(on_board)
+    n = min(len(a), len(b), 120)
+    return n > 0 and a[:n] == b[:n]
+
+
+def _topic_of_title(writer: ForumWriter, forum_url: str, title: str) -> int | None:
+    writer.ensure_login()
+    try:
+        page = writer.client.get_page(forum_url)
+        topics = parse_forum_page(page.body, url=page.url)
+    except ForumError:
+        return None
+    ids = [t.topic_id for t in topics if t.title == title and t.topic_id]
+    return max(ids) if ids else None
+
+
+def _find_on_board(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[int | None, str | None] | None:
+    """(id, url) of a publication already on the board, else None."""
+    if item.kind in ("pm", "role-card"):
+        for mid, to, subject in writer.sent_pms():
+            if subject == item.subject and item.to.casefold() in to.casefold().split(" ") + [to.casefold()]:
+                return mid, writer.client.url(f"ucp.php?i=pm&mode=view&p={mid}")
+        return None
+    if item.kind == "day-topic" or (item.kind == "newspaper" and not results_target(ctx)):
+        forum = ctx.game.forum.forum if item.kind == "day-topic" else ctx.game.publish.results_forum
+        tid = _topic_of_title(writer, forum, item.subject)
+        return (tid, writer.client.url(f"viewtopic.php?t={tid}")) if tid else None
+    topic = topic_id_of(item.to)
+    if topic is None:
+        return None
+    for pid, text in writer.own_posts(topic):
+        if _same(item.text, text):
+            return pid, writer.client.url(f"viewtopic.php?p={pid}#p{pid}")
+    return None
+
+
+# -- posting -------------------------------------------------------------------------------
+
+def _changed_line(ctx: GameContext, old: str | None, new: str) -> str:
+    added = [ln.strip() for ln in new.splitlines() if ln.strip()
+             and ln.strip() not in {x.strip() for x in (old or "").splitlines()}]
+    what = _plain(added[0])[:150] if added else ""
+    if ctx.game.language == "ru":
+        return f"\n\n[i]Исправлено ведущим: {what or 'итоги пересчитаны после поправки'}.[/i]"
+    return f"\n\n[i]Corrected by the host: {what or 'the results were recounted'}.[/i]"
+
+
+def _need_topic(url: str | None, key: str, what: str, ctx: GameContext) -> int:
+    tid = topic_id_of(url or "")
+    if tid is None:
+        raise ConfigError(f"{url or 'nothing'} is not a topic (viewtopic.php?t=N) for {what}",
+                          path=str(ctx.game.path), key=key,
+                          hint="give the topic's address as the board shows it")
+    return tid
+
+
+def _need_forum(url: str | None, key: str, what: str, ctx: GameContext) -> int:
+    fid = forum_id_of(url or "")
+    if fid is None:
+        raise ConfigError(f"{url or 'nothing'} is not a forum (viewforum.php?f=N) for {what}",
+                          path=str(ctx.game.path), key=key,
+                          hint="give the forum's address as the board shows it")
+    return fid
+
+
+def _post(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[int | None, str | None]:
+    pub = ctx.game.publish
+    if item.kind == "newspaper":
+        target = results_target(ctx)
+        if target:
+            return _as_pair(writer.reply(_need_topic(target, "publish.results_topic",
+                                                     "the newspaper", ctx), item.text))
+        fid = _need_forum(pub.results_forum, "publish.results_forum", "the newspaper", ctx)
+        tid, posted = writer.new_topic(fid, item.subject, item.text)
+        if tid:
+            ctx.store.put("results_topic_url", writer.client.url(f"viewtopic.php?t={tid}"))
+        return posted.id, posted.url
+    if item.kind == "day-topic":
+        fid = _need_forum(ctx.game.forum.forum, "forum.forum", "the next day's topic", ctx)
+        tid, posted = writer.new_topic(fid, item.subject, item.text)
+        return tid, writer.client.url(f"viewtopic.php?t={tid}") if tid else posted.url
+    if item.kind == "day-start":
+        return _as_pair(writer.reply(_need_topic(item.to, f"days[{item.day}].topic",
+                                                 "the day start", ctx), item.text))
+    if item.kind in ("pm", "role-card"):
+        return _as_pair(writer.send_pm(item.to, item.subject, item.text))
+    if item.kind == "lock":
+        writer.lock(_need_topic(item.to, f"days[{item.day}].topic", "locking", ctx))
+        return None, item.to
+    raise ValueError(item.kind)
+
+
+def _as_pair(posted) -> tuple[int | None, str | None]:
+    return posted.id, posted.url
+
+
+def _after_done(ctx: GameContext, item: Item, pid: int | None, url: str | None) -> None:
+    if item.kind == "day-topic" and url:
+        ctx.set_topic_for_day(item.day + 1, url)
+        ctx.store.log_event("day_opened", {"day": item.day + 1, "topic": url,
+                                           "title": item.subject, "by": "publish"},
+                            at=ctx.now())
+
+
+def publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter | None = None,
+                  retry_after: float = 0.0) -> list[Outcome]:
+    """Post each item the board does not have yet (see the module docstring); an item that
+    failed less than ``retry_after`` seconds ago is left for later (``run``'s polls)."""
+    gid = game_id(ctx)
+    out: list[Outcome] = []
+    for item in items:
+        rec = ctx.store.publication(gid, item.day, item.kind, item.key)
+        to = item.to
+        if rec and rec["status"] == "done":
+            if item.kind == "newspaper" and rec["sha256"] != item.sha256 and rec["post_id"]:
+                try:
+                    w = writer or _writer(ctx)
+                    writer = w
+                    old = ctx.store.get(f"published_text/{item.day}/{item.kind}")
+                    w.edit(rec["post_id"], item.text + _changed_line(ctx, old, item.text))
+                except ScraperModError as e:
+                    out.append(Outcome(item.kind, to, rec["url"], "failed", str(e), item))
+                    continue
+                _record(ctx, item, "done", rec["post_id"], rec["url"])
+                out.append(Outcome(item.kind, to, rec["url"], "posted", None, item))
+            else:
+                out.append(Outcome(item.kind, to, rec["url"], "already", None, item))
+            continue
+        if (rec and rec["error"] and retry_after
+                and (ctx.now() - datetime.fromisoformat(rec["updated_at"])).total_seconds()
+                < retry_after):
+            out.append(Outcome(item.kind, to, None, "failed", rec["error"], item, fresh=False))
+            continue
+        try:
+            w = writer or _writer(ctx)
+            writer = w
+            found = _find_on_board(ctx, w, item) if rec and rec["status"] == "intended" else None
+            if found is not None:
+                _record(ctx, item, "done", *found)
+                _after_done(ctx, item, *found)
+                out.append(Outcome(item.kind, to, found[1], "already", None, item))
+                continue
+            _record(ctx, item, "intended", None, None)
+            pid, url = _post(ctx, w, item)
+        except ScraperModError as e:
+            msg = str(e)
+            # the board down or a 5xx after the request: it may have the post, so it stays
+            # "intended" (looked for on the board next time); a refusal is "failed"
+            now = ctx.store.publication(gid, item.day, item.kind, item.key)
+            ambiguous = isinstance(e, FetchError) and now is not None and now["status"] == "intended"
+            ctx.store.set_publication(gid, item.day, item.kind, item.key,
+                                      status="intended" if ambiguous else "failed",
+                                      sha256=item.sha256, at=ctx.now(), error=msg)
+            log.warning("%s to %s failed: %s", item.kind, to, msg)
+            out.append(Outcome(item.kind, to, None, "failed", msg, item))
+            continue
+        _record(ctx, item, "done", pid, url)
+        _after_done(ctx, item, pid, url)
+        log.info("posted %s to %s: %s", item.kind, to, url)
+        out.append(Outcome(item.kind, to, url, "posted", None, item))
+    return out
+
+
+def _record(ctx: GameContext, item: Item, status: str, pid: int | None, url: str | None) -> None:
+    ctx.store.set_publication(game_id(ctx), item.day, item.kind, item.key, status=status,
+                              sha256=item.sha256, at=ctx.now(), post_id=pid, url=url)
+    if status == "done" and item.kind == "newspaper":
+        ctx.store.put(f"published_text/{item.day}/{item.kind}", item.text)
+
+
+def _writer(ctx: GameContext) -> ForumWriter:
+    from ..schedule import make_client
+    return ForumWriter(make_client(ctx))
+
+
+def check_mode(ctx: GameContext) -> None:
+    if ctx.game.publish.mode == "off":
+        raise ConfigError('posting on the board is off', path=str(ctx.game.path),
+                          key="publish.mode", hint='set mode = "review" (post on `scraper-mod '
+                                                   'publish`) or "auto" in [publish]')
+
+
+def publish_day(ctx: GameContext, day: int, *, writer: ForumWriter | None = None,
+                retry_after: float = 0.0) -> list[Outcome]:
+    """Publish day ``day`` and write ``out/day-N/publish.txt`` with the outcomes."""
+    outcomes = publish_items(ctx, plan_day(ctx, day), writer=writer, retry_after=retry_after)
+    write_report(ctx, day, outcomes)
+    return outcomes
+
+
+def write_report(ctx: GameContext, day: int, outcomes: list[Outcome]) -> None:
+    lines = [f"{o.status:8} {o.kind:10} {o.to}" + (f"  {o.url}" if o.url else "")
+             + (f"\n         error: {o.error}" if o.error else "") for o in outcomes]
+    folder = ctx.game.out_dir / f"day-{day}"
+    if folder.is_dir():
+        write_atomic(folder / "publish.txt", "\n".join(lines) + "\n")
+
+
+def pending_days(ctx: GameContext) -> list[int]:
+    """Resolved days with something not yet on the board (or never tried)."""
+    gid = game_id(ctx)
+    days = []
+    for day in sorted(ctx.store.resolutions()):
+        recs = {(r["kind"], r["recipient"]): r for r in ctx.store.publications(gid, day)}
+        try:
+            items = plan_day(ctx, day)
+        except ScraperModError:
+            continue
+        if any(recs.get((i.kind, i.key), {}).get("status") != "done"
+               or (i.kind == "newspaper" and recs[(i.kind, i.key)]["sha256"] != i.sha256)
+               for i in items):
+            days.append(day)
+    return days
+
+
+def failures(ctx: GameContext) -> list[dict]:
+    """Publications that failed last time (for ``status`` and the host)."""
+    return [r for r in ctx.store.publications(game_id(ctx))
+            if r["status"] == "failed" or (r["status"] == "intended" and r["error"])]
+
+
+def auto_publish(ctx: GameContext) -> list[Outcome]:
+    """``run`` in mode auto: publish every resolved day the board does not fully have yet
+    (right after a resolution, and again on each poll while something failed). Never raises
+    for the board: a failure is an outcome, the game goes on (R12.3)."""
+    if ctx.game.publish.mode != "auto":
+        return []
+    outcomes: list[Outcome] = []
+    for day in pending_days(ctx):
+        try:
+            outcomes += publish_day(ctx, day, retry_after=AUTO_RETRY_SECONDS)
+        except ScraperModError as e:
+            log.warning("day %d: publishing failed: %s", day, e)
+            outcomes.append(Outcome("newspaper", f"day {day}", None, "failed", str(e)))
+    for o in outcomes:
+        if not o.fresh:     # still waiting for its retry: said before
+            continue
+        if o.status == "failed":
+            log.error("could not post %s to %s: %s (it stays in out/ and is tried again)",
+                      o.kind, o.to, o.error)
+    return outcomes
