@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 from .context import GameContext
 from .errors import ConfigError, RulesError
+from .morphology import inflect
 from .render import render_text
 from .rules.model import Vote
 from .rules.names import name_index
@@ -324,7 +325,7 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
     else:
         deleted = {}
     st = state_before_day(ctx, day)
-    index = name_index(game.players)
+    index = name_index(game.players, inflect=inflect)
     votes, rejected, notes = extract_votes(
         versions, players=game.players, alive=st.alive, host=game.host, deadline=deadline,
         as_of=cutoff, options=game.rules, deleted=deleted, last_word_until=st.last_word_until,
