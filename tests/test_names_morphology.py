@@ -66,3 +66,49 @@ def test_r2_3_only_singular_oblique_forms_are_given():
 def test_r2_3_a_shared_index_with_the_dictionary_is_built_once():
     assert name_index(PLAYERS, inflect=inflect) is name_index(list(PLAYERS), inflect=inflect)
     assert name_index(PLAYERS, inflect=inflect) is not name_index(PLAYERS)
+
+
+def test_r2_3_a_real_day_counts_votes_written_in_dictionary_forms(tmp_path):
+    """The real topic «День 1 — голосование» with Алексей renamed Лев and every vote for him
+    written «Льва» (or «Лев»): the day's count gives Лев exactly Алексей's votes."""
+    import dataclasses
+    from datetime import datetime
+    from pathlib import Path
+    from zoneinfo import ZoneInfo
+
+    from scraper_mod.clock import FakeClock
+    from scraper_mod.context import open_game
+    from scraper_mod.tallying import tally_day
+    from test_votes_fixture import versions_of
+
+    msk = ZoneInfo("Europe/Moscow")
+    root = Path(__file__).resolve().parent.parent
+    toml = (root / "fixtures" / "games" / "day1" / "game.toml").read_text(encoding="utf-8")
+    (tmp_path / "game.toml").write_text(toml.replace('"Алексей"', '"Лев"'),
+                                        encoding="utf-8")
+    original = versions_of("prosilver-ru")
+    alexei = NameIndex([(n, ()) for n in ("Алексей", "NightOwl", "Маша_2")])
+
+    def lev(post):
+        colored = tuple(dataclasses.replace(c, text="Льва" if i % 2 == 0 else "Лев")
+                        if getattr(alexei.match(c.text), "player", None) == "Алексей" else c
+                        for i, c in enumerate(post.colored))
+        return dataclasses.replace(post, colored=colored,
+                                   author="Лев" if post.author == "Алексей" else post.author)
+    renamed = [(lev(p), seen) for p, seen in original]
+    assert any(c.text == "Льва" for p, _ in renamed for c in p.colored)
+    clock = FakeClock(datetime(2024, 4, 9, 21, 0, tzinfo=msk))
+    fixture = tmp_path / "fixture"
+    fixture.mkdir()
+    (fixture / "game.toml").write_text(toml, encoding="utf-8")
+    counts = {}
+    for folder, versions in ((fixture, original), (tmp_path, renamed)):
+        c = open_game(folder, clock=clock)
+        try:
+            counts[folder] = {x["target"]: x["votes"]
+                              for x in tally_day(c, 1, versions=versions).to_json()["counts"]}
+        finally:
+            c.close()
+    before, after = counts[fixture], counts[tmp_path]
+    assert before["Алексей"] >= 4
+    assert after == {("Лев" if k == "Алексей" else k): v for k, v in before.items()}
