@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHES = ("parse", "poll", "deadline", "replay", "live_session")
+BENCHES = ("parse", "poll", "deadline", "replay", "live_session", "names")
 
 
 def main() -> int:

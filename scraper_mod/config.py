@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from .errors import ConfigError, RulesError
 from .rules.calendar import MAX_DAYS, Calendar
 from .rules.model import Player, Role, RuleOptions
+from .rules.names import fold
 
 GAME_FILE = "game.toml"
 STATE_FILE = "state.sqlite3"
@@ -220,6 +221,26 @@ class _Reader:
                           hint=f"known keys: {', '.join(sorted(known))}")
 
 
+def _check_name_clash(r: "_Reader", seen: dict[str, tuple[int, str, str]], i: int, nick: str,
+                      aliases: list[str]) -> None:
+    """R2.3: no two players' nicks or aliases may be one name once folded the way votes are
+    matched (case, ё/е, separators, look-alike Latin/Cyrillic letters: «Игрок-7» = «Игрок 7»,
+    Latin «Bacя» = «Вася»), or every vote for either would be ambiguous. ``seen``: folded
+    name -> (player index, the name as written, its key), filled in as players are read."""
+    for j, name in enumerate([nick, *aliases]):
+        key = f"players[{i + 1}]." + ("nick" if j == 0 else f"aliases[{j}]")
+        k = fold(name)
+        if not k:
+            continue
+        if k in seen and seen[k][0] != i:
+            _, other, other_key = seen[k]
+            r.fail(key, f"duplicate nick or alias {name!r}: the same name as {other_key} "
+                   f"{other!r} when votes are matched (case, ё/е, spaces, hyphens and "
+                   "look-alike Latin/Cyrillic letters are ignored)",
+                   hint="rename one of them, or drop the alias")
+        seen.setdefault(k, (i, name, key))
+
+
 _KIND_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
                float: "a number"}
 
@@ -325,7 +346,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
     raw_players = data.get("players", [])
     if not isinstance(raw_players, list):
         r.fail("players", "must be an array of tables: [[players]]")
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[int, str, str]] = {}
     for i, p in enumerate(raw_players):
         pre = f"players[{i + 1}]."
         if not isinstance(p, dict):
@@ -344,11 +365,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
         aliases = p.get("aliases", [])
         if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
             r.fail(pre + "aliases", "must be a list of strings")
-        for name in [nick, *aliases]:
-            k = name.strip().casefold()
-            if k in seen:
-                r.fail(pre + "nick", f"duplicate nick or alias {name!r} (also {seen[k]!r})")
-            seen[k] = nick
+        _check_name_clash(r, seen, i, nick, aliases)
         players.append(Player(
             nick=nick, role=role, contact=r.typed(p, pre, "contact", str),
             aliases=tuple(aliases), alive=r.typed(p, pre, "alive", bool, True),

@@ -51,6 +51,8 @@ _RU_MONTHS = ("января", "февраля", "марта", "апреля", "�
               "сентября", "октября", "ноября", "декабря")
 _RU_WEEKDAYS = ("понедельник", "вторник", "среда", "четверг", "пятница", "суббота",
                 "воскресенье")
+_RU_WEEKDAYS_GEN = ("понедельника", "вторника", "среды", "четверга", "пятницы", "субботы",
+                    "воскресенья")
 _EN_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
               "September", "October", "November", "December")
 _EN_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -112,8 +114,14 @@ class Formatter:
         return f"{self.date(t)} {d.year}"
 
     def when(self, t: datetime) -> str:
-        """"20:00 МСК, воскресенье, 17 марта"."""
-        return f"{self.time(t)} {self.zone(t)}, {self.date(t)}"
+        """An instant after «до»/«с» (R9.6): "воскресенья, 17 марта, 20:00 МСК" (the weekday
+        in the genitive); "Sunday, 17 March, 20:00 MSK"."""
+        d = self.local(t)
+        if self.lang == "ru":
+            day = f"{_RU_WEEKDAYS_GEN[d.weekday()]}, {d.day} {_RU_MONTHS[d.month - 1]}"
+        else:
+            day = self.date(t)
+        return f"{day}, {self.time(t)} {self.zone(t)}"
 
     def vote_time(self, t: datetime, ref: datetime) -> str:
         """A vote's time: "19:47", with the date ("14.03 21:30") when not on ``ref``'s date."""

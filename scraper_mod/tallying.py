@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 
 from .context import GameContext
 from .errors import ConfigError, RulesError
+from .morphology import inflect
 from .render import render_text
 from .rules.model import Vote
 from .rules.names import name_index
@@ -242,8 +243,13 @@ class DayTally:
         return {
             "day": self.day, "title": self.title, "topic": self.topic, "final": self.final,
             "deadline": local(self.deadline).strftime("%d.%m.%Y %H:%M"),
+            # R9.6: players read "15.03 в 20:00 МСК": the day and the time apart
+            "deadline_day": local(self.deadline).strftime("%d.%m"),
+            "deadline_hm": local(self.deadline).strftime("%H:%M"),
             "deadline_zone": _zone(local(self.deadline), lang),
             "as_of": local(self.as_of).strftime("%d.%m.%Y %H:%M"),
+            "as_of_day": local(self.as_of).strftime("%d.%m"),
+            "as_of_hm": local(self.as_of).strftime("%H:%M"),
             "time_left": "" if self.final else _duration(left, lang),
             "candidates": candidates,
             "not_voting": list(self.tally.not_voting),
@@ -276,12 +282,12 @@ def _zone(t: datetime, lang: str) -> str:
 
 
 def _duration(d: timedelta, lang: str) -> str:
-    """"3 ч 05 мин" / "3 h 05 min" (never negative)."""
+    """"1 сут. 3 ч 05 мин" / "1 d 3 h 05 min" (never negative)."""
     minutes = max(0, int(d.total_seconds()) // 60)
     days, rest = divmod(minutes, 24 * 60)
     h, m = divmod(rest, 60)
     if lang == "ru":
-        parts = ([f"{days} д"] if days else []) + [f"{h} ч", f"{m:02d} мин"]
+        parts = ([f"{days} сут."] if days else []) + [f"{h} ч", f"{m:02d} мин"]
     else:
         parts = ([f"{days} d"] if days else []) + [f"{h} h", f"{m:02d} min"]
     return " ".join(parts)
@@ -326,7 +332,7 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
     else:
         deleted, at_deadline, read_failed = {}, None, None
     st = state_before_day(ctx, day)
-    index = name_index(game.players)
+    index = name_index(game.players, inflect=inflect)
     votes, rejected, notes = extract_votes(
         versions, players=game.players, alive=st.alive, host=game.host, deadline=deadline,
         as_of=cutoff, options=game.rules, deleted=deleted, last_word_until=st.last_word_until,

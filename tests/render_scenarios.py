@@ -87,7 +87,7 @@ def votes_lynch() -> DayReport:
         cand("Лиса", ("Кот", t(15, 9, 5), 29)),
     ), not_voting=("NightOwl",), rejected=(
         Rejected(40, "NightOwl", "Вася", "quoted"),
-        Rejected(49, "Лиса", "Маша_2", "late", "пост после дедлайна"),
+        Rejected(49, "Лиса", "Маша_2", "late", "пост после срока"),
     ), tally_notes=("#38 Кот: «Васе» прочитано как Вася (склонение)",),
         moves=(
             move("Big Joe", "kill", "Лиса", t(15, 10, 0), "replaced", "replaced"),

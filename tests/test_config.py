@@ -228,3 +228,36 @@ def test_polling_without_pause_is_refused(tmp_path, key):
     assert f"schedule.{key}" in str(e.value) and "0.01" in str(e.value)
     f.write_text(f'[game]\nstart = 2024-03-14\n[schedule]\n{key} = 0.01\n', encoding="utf-8")
     assert getattr(load_game(f).schedule, key) == 0.01
+
+
+# R2.3: nicks and aliases are compared folded exactly as votes are matched, so two entries a
+# vote could not tell apart are refused, and the error names both (file, both keys, both names).
+CLASHES = [
+    # (players, the later entry's key, the later name, the earlier entry's key, earlier name)
+    ('[[players]]\nnick = "Игрок-7"\n[[players]]\nnick = "Игрок 7"\n',
+     "players[2].nick", "Игрок 7", "players[1].nick", "Игрок-7"),
+    ('[[players]]\nnick = "Вася"\n[[players]]\nnick = "Bacя"\n',          # Latin B, a, c
+     "players[2].nick", "Bacя", "players[1].nick", "Вася"),
+    ('[[players]]\nnick = "Ёжик в тумане"\n[[players]]\nnick = "Лиса"\n'
+     'aliases = ["ежик_в_тумане"]\n',
+     "players[2].aliases[1]", "ежик_в_тумане", "players[1].nick", "Ёжик в тумане"),
+    ('[[players]]\nnick = "Кот"\naliases = ["Big Joe"]\n[[players]]\nnick = "BigJoe"\n',
+     "players[2].nick", "BigJoe", "players[1].aliases[1]", "Big Joe"),
+]
+
+
+@pytest.mark.parametrize("players,key,name,other_key,other", CLASHES,
+                         ids=[c[2] for c in CLASHES])
+def test_r2_3_folded_duplicate_nicks_are_refused_naming_both(tmp_path, players, key, name,
+                                                             other_key, other):
+    with pytest.raises(ConfigError) as e:
+        load_text(tmp_path, MINIMAL + players)
+    msg = str(e.value)
+    assert msg.startswith(f"{tmp_path / 'game.toml'}: {key}: duplicate nick or alias "), msg
+    assert repr(name) in msg and f"{other_key} {other!r}" in msg and "\n" not in msg
+
+
+def test_r2_3_a_player_may_list_a_folded_form_of_his_own_nick(tmp_path):
+    g = load_text(tmp_path, MINIMAL + '[[players]]\nnick = "Big Joe"\naliases = ["BigJoe"]\n'
+                  '[[players]]\nnick = "Маша_2"\n')
+    assert [p.nick for p in g.players] == ["Big Joe", "Маша_2"]

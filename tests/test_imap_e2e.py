@@ -101,8 +101,8 @@ def test_a_night_of_real_mail_over_starttls(tmp_path, imap, smtp):
                              "player7@example.org"])
         by_to = {r.rcpt_tos[0]: r.message for r in smtp.inbox}
         assert "Принято: убийство — Алексей." in by_to["vasya@example.org"].get_content()
-        assert "Босс прислал свой ход" in by_to["bigjoe@example.org"].get_content()
-        assert "после дедлайна" in by_to["player7@example.org"].get_content()
+        assert "ход прислал и Босс" in by_to["bigjoe@example.org"].get_content()
+        assert "после срока" in by_to["player7@example.org"].get_content()
         stranger = [a for a in rep.answers if a.to == "vasya@evil.example"][0]
         assert "не записан ни за одним игроком" in stranger.path.read_text()
         doc = [r.message for r in smtp.inbox if r.rcpt_tos == ["doc@example.org"]]

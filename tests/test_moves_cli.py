@@ -96,7 +96,7 @@ def test_secret_codes_required(tmp_path, capsys):
     assert [(m["player"], m["status"], m["reason"]) for m in json.loads(out)["moves"]] == [
         ("doc_Holiday", "unknown_sender", "code_missing"), ("doc_Holiday", "counted", "")]
     answers = sorted((folder / "outbox" / "day-1").iterdir())
-    assert "нет вашего секретного кода" in answers[0].read_text()
+    assert "нет секретного кода из вашей карточки роли" in answers[0].read_text()
     assert "Принято: лечение — Алексей." in answers[1].read_text()
 
 
@@ -108,8 +108,8 @@ def test_english_answers(tmp_path, capsys):
     (answer,) = (folder / "outbox" / "day-1").iterdir()
     text = answer.read_text()
     assert text.startswith("To: bigjoe@example.org\nSubject: Re: ход\n\n")
-    assert "the VSB, the Boss's son: the mafia cannot kill him" in text
-    assert "Correct it before the deadline (2024-04-09 20:00 Moscow time)" in text
+    assert "the VSB, the Boss's son. The mafia cannot kill the VSB" in text
+    assert "Correct it before the deadline (09.04, 20:00 Moscow time)" in text
 
 
 def test_unreadable_mailbox_is_one_error_line(tmp_path, capsys):

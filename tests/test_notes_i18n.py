@@ -76,7 +76,7 @@ def test_russian_wordings_have_no_english_words():
 
 def test_english_lines_are_unchanged():
     """R6.1 / R5.4 / R5.2: the notes of a jailed Doctor, a freeze of a mafioso, a kill on the
-    VSB, word for word as before the notes became codes."""
+    VSB, word for word (issue 12 reworded the VSB and the self-check: no "him" for a player)."""
     orders = NightOrders(mafia_kill="Ёжик в тумане", **MAFIA, heal="Лиса",
                          doctor="doc_Holiday", freeze="Кот", boss="Вася",
                          check="Алексей", checker="Алексей")
@@ -84,8 +84,8 @@ def test_english_lines_are_unchanged():
     assert note_lines(res.notes, "en") == (
         "freeze of Кот void: Кот is a mafioso",
         "heal by doc_Holiday void: doc_Holiday was jailed today",
-        "mafia kill missed: Ёжик в тумане is the VSB (the mafia may not kill him)",
-        "check of Алексей void: the Commissar cannot check himself",
+        "mafia kill missed: Ёжик в тумане is the VSB (the mafia may not kill the VSB)",
+        "check of Алексей void: aimed at the Commissar",
     )
 
 
@@ -97,9 +97,9 @@ def test_several_dead_mafiosi_are_named_together():
     res, _ = resolve_day(2, s, lynch("Кот"), orders)
     assert res.notes == (Note.of("mafia_kill_backers_gone", target="Лиса",
                                  who=("Big Joe", "Кот"), why="dead"),)
-    assert note_lines(res.notes, "en") == ("mafia kill of Лиса void: Big Joe, Кот is dead",)
+    assert note_lines(res.notes, "en") == ("mafia kill of Лиса void: Big Joe, Кот are out of the game",)
     assert note_lines(res.notes, "ru") == (
-        "выстрел мафии в игрока Лиса не состоялся: Big Joe, Кот мертвы",)
+        "выстрел мафии в игрока Лиса не состоялся: Big Joe, Кот уже вне игры",)
 
 
 def test_russian_lines_of_a_night():
@@ -107,12 +107,12 @@ def test_russian_lines_of_a_night():
     orders = NightOrders(maniac_kill="Лиса", maniac="Игрок-7", heal="Лиса",
                          doctor="doc_Holiday")
     res, _ = resolve_day(1, start(), None, orders)
-    assert note_lines(res.notes, "ru") == ("Доктор спас игрока Лиса от выстрела маньяка",)
+    assert note_lines(res.notes, "ru") == ("Доктор спас игрока Лиса от выстрела Маньяка",)
     res, _ = resolve_day(1, start(), lynch("Маша_2"), NightOrders(
         maniac_kill="Игрок-7", maniac="Игрок-7", freeze="Маша_2", boss="Вася"))
     assert note_lines(res.notes, "ru") == (
-        "заморозка игрока Маша_2 не состоялась: Маша_2 посажен сегодня днём",
-        "выстрел маньяка не состоялся: Маньяк не может убить себя")
+        "заморозка игрока Маша_2 не состоялась: Маша_2 сидит (посадка сегодня днём)",
+        "выстрел Маньяка не засчитан: Маньяк не может убить себя")
 
 
 def test_a_simultaneous_lynch_note_in_both_languages():
@@ -122,7 +122,7 @@ def test_a_simultaneous_lynch_note_in_both_languages():
     assert note_lines(res.notes, "en") == (
         "mafia kill on Лиса had no effect: Лиса was jailed the same day",)
     assert note_lines(res.notes, "ru") == (
-        "выстрел мафии в игрока Лиса впустую: Лиса посажен в тот же день",)
+        "выстрел мафии в игрока Лиса впустую: Лиса сидит (посадка в тот же день)",)
 
 
 # --- the host report ----------------------------------------------------------------------
@@ -178,7 +178,7 @@ def test_old_string_notes_still_show_as_they_are():
         r.result, notes=old + (Note.of("double_kill", target="Лиса"),)))
     report = render_day(r)["host-report.txt"]
     assert "== Заметки ==\n" + "\n".join(old) + \
-           "\nв игрока Лиса стреляли и мафия, и Маньяк: он умирает один раз\n" in report
+           "\nв игрока Лиса стреляли и мафия, и Маньяк: смерть одна\n" in report
     # a stored resolution of an older version: its notes are strings
     assert stored_notes({"day": 2, "notes": list(old)}) == old
     assert stored_notes({"day": 2}) == ()
@@ -219,7 +219,7 @@ def test_resolve_stores_the_codes_and_writes_russian_notes(game, clock):
     finally:
         ctx.close()
     report = (folder / "out" / "day-1" / "host-report.txt").read_text(encoding="utf-8")
-    assert "лечение игрока Коля не состоялось: Коля посажен сегодня днём" in report
+    assert "лечение игрока Коля не состоялось: Коля сидит (посадка сегодня днём)" in report
     assert "heal on" not in report and "void" not in report
 
 

@@ -87,24 +87,24 @@ def files_of(name, lang="ru"):
 def test_votes_lynch_newspaper_has_jail_role_table_and_story():
     """R9.1: who was jailed, his role, the count; voters linked and in time order."""
     paper = files_of("votes-lynch")["newspaper.bbcode"]
-    assert "посадили [b]Маша_2[/b] (6 голосов из 9). Роль: [b]мирный житель[/b]" in paper
+    assert "садится [b]Маша_2[/b] (6 голосов из 9). Роль: [b]мирный житель[/b]" in paper
     line = next(ln for ln in paper.splitlines() if ln.startswith("[*][b]Маша_2 — 6:"))
     order = [line.index(n) for n in ("Игрок-7", "doc_Holiday", "Вася", "Big Joe",
                                      "Ёжик в тумане", "Алексей")]
     assert order == sorted(order)
     assert "[url=https://forum.example.org/viewtopic.php?p=31#p31]Игрок-7[/url] (12:36)" in line
     assert "[quote]Его нашли утром в парке, у пруда с утками...[/quote]" in paper
-    assert "Мафия убила [b]NightOwl[/b] ([i]Сержант[/i])" in paper
+    assert "Жертва мафии: [b]NightOwl[/b] ([i]Сержант[/i])" in paper
     # R8.1: the last word until 12 hours after the newspaper (21:00 + 12h)
-    assert "[b]Последнее слово[/b] — Маша_2, NightOwl, до 09:00 МСК, суббота, 16 марта." in paper
+    assert "[b]Последнее слово[/b] (до субботы, 16 марта, 09:00 МСК): Маша_2, NightOwl." in paper
     # R1.3: Saturday merged into Sunday
-    assert "до [b]20:00 МСК, воскресенье, 17 марта[/b] (выходные: одна посадка)" in paper
+    assert "до [b]воскресенья, 17 марта, 20:00 МСК[/b] (выходные: одна посадка)" in paper
 
 
 def test_random_tie_names_the_tie_and_the_save_without_the_name():
     """R2.10/R3: the random list decides a tie; R5.6: a save is announced unnamed."""
     paper = files_of("random-tie")["newspaper.bbcode"]
-    assert "Голоса разделились поровну: Вася, Лиса. По случайному списку ведущего посадили " \
+    assert "Голоса разделились поровну: Вася, Лиса. По случайному списку ведущего садится " \
            "[b]Big Joe[/b]" in paper
     assert "[*]Доктор спас жизнь одному из жителей." in paper
     assert "Лиса[/b]" not in paper.split("[b]Ночь[/b]")[1].split("[b]Живы")[0]
@@ -114,8 +114,8 @@ def test_random_tie_names_the_tie_and_the_save_without_the_name():
     col = code[0].index("Голоса")
     assert all(ln[col].isdigit() for ln in code[1:] if ln.strip() and not ln.startswith(" "))
     report = files_of("random-tie")["host-report.txt"]
-    assert "по случайному списку: ничья между Вася, Лиса" in report
-    assert "курсор 3 -> 4" in report
+    assert "по случайному списку: ничья: Вася, Лиса" in report
+    assert "курсор 3 → 4" in report
 
 
 def test_freeze_is_published_and_secret_when_the_option_says_so():
@@ -123,17 +123,17 @@ def test_freeze_is_published_and_secret_when_the_option_says_so():
     from dataclasses import replace
     r = scenario("freeze")
     paper = render_day(r)["newspaper.bbcode"]
-    assert "[*]Заморожен [b]doc_Holiday[/b]" in paper
+    assert "[*]Заморозка: [b]doc_Holiday[/b] — ночной ход не засчитывается" in paper
     assert "[table]" in paper and "[tr][td]Кот[/td][td]4[/td]" in paper
-    assert "срок перенесён ведущим; обычно 20:00 МСК, вторник, 19 марта" in paper
+    assert "срок перенесён ведущим со вторника, 19 марта, 20:00 МСК" in paper
     secret = replace(r, options=replace(r.options, freeze_public=False))
     files = render_day(secret)
     assert "doc_Holiday[/b]:" not in files["newspaper.bbcode"]
-    assert "Заморожен" not in files["newspaper.bbcode"]
-    assert "Заморожен" not in files["day-start.bbcode"]
-    assert "тайно" in files["host-report.txt"]
+    assert "Заморозка" not in files["newspaper.bbcode"]
+    assert "Заморозка" not in files["day-start.bbcode"]
+    assert "тайная" in files["host-report.txt"]
     # R5.4 option: secret, telling only the frozen player
-    assert "Босс вас заморозил" in files["pm/doc_Holiday.txt"]
+    assert "Вас заморозил Босс" in files["pm/doc_Holiday.txt"]
     assert "doc_Holiday: заморозка" in files["host-report.txt"]
 
 
@@ -149,7 +149,7 @@ def test_vsb_miss_reads_as_no_kill_everywhere_but_the_host_report():
         assert "ВСБ" not in news
     assert "Мафия стреляла в ВСБ" in files["host-report.txt"]
     assert "Ни одного засчитанного голоса. По случайному списку" in files["newspaper.bbcode"]
-    assert "Срок этого дня был перенесён ведущим (обычно 20:00 МСК, воскресенье, 17 марта)" \
+    assert "Срок этого дня перенесён ведущим с воскресенья, 17 марта, 20:00 МСК." \
         in files["newspaper.bbcode"]
 
 
@@ -202,7 +202,7 @@ def test_r9_2_day_start_post_opens_the_next_day():
     said, R1.4), the frozen player's void vote (R5.4) and the last-word window (R8.1)."""
     text = files_of("freeze", "ru")["day-start.bbcode"]
     assert "день 4" in text and "[b]Живы (5):[/b]" in text
-    assert "[color=red]Ник[/color]" in text and "20:00 МСК, среда, 20 марта" in text
+    assert "[color=red]Ник[/color]" in text and "среды, 20 марта, 20:00 МСК" in text
     assert "срок перенесён" in text
-    assert "Заморожен [b]doc_Holiday[/b]" in text
+    assert "Заморозка: [b]doc_Holiday[/b] — голос сегодня не засчитывается" in text
     assert "[b]Последнее слово[/b]" in text

@@ -146,7 +146,7 @@ def test_resolve_day_1_writes_every_post(game, clock):
                              "pm/Вася.txt", "pm/Игорь.txt", "pm/Маша.txt", "pm/Петя.txt",
                              "result.json"]
     paper = files["newspaper.bbcode"].decode()
-    assert "посадили [b]Коля[/b] (4 голоса из 7). Роль: [b]мирный житель[/b]" in paper
+    assert "садится [b]Коля[/b] (4 голоса из 7). Роль: [b]мирный житель[/b]" in paper
     # voters in time order, each linked to his post (R9.1)
     line = next(ln for ln in paper.splitlines() if ln.startswith("[*][b]Коля — 4:"))
     assert line.index("Вася") < line.index("Игорь") < line.index("Ирина") < line.index("Таня")
@@ -154,14 +154,14 @@ def test_resolve_day_1_writes_every_post(game, clock):
            " (19:59)" in line
     # the story is the mafia's own words, inert
     assert "[quote]Машу нашли в [\u200bb]библиотеке[\u200b/b] с подсвечником.[/quote]" in paper
-    assert "Мафия убила [b]Маша[/b] ([i]Комиссар[/i])" in paper
+    assert "Жертва мафии: [b]Маша[/b] ([i]Комиссар[/i])" in paper
     assert "Петя" not in paper.split("[b]Ночь[/b]")[1].split("[b]Живы")[0]  # promotion secret
-    assert "до [b]20:00 МСК, среда, 10 апреля[/b]" in paper
+    assert "до [b]среды, 10 апреля, 20:00 МСК[/b]" in paper
     assert files["pm/Петя.txt"].decode().count("Игорь — мафиози.") == 1
     assert "Теперь Комиссар — вы" in files["pm/Петя.txt"].decode()
     report = files["host-report.txt"].decode()
     assert "stranger@example.org" in report and "неизвестный отправитель" in report
-    assert "Петя: «Коля» — пост после дедлайна" in report
+    assert "Петя: «Коля» — пост после срока" in report
     assert "Петя <petya@example.org>: проверка/повышение" in report
     assert json.loads(files["result.json"]) == r.to_json()
     assert list(json.loads(files["result.json"])) == ["day", "lynched", "killed", "saved",

@@ -114,13 +114,13 @@ def test_bbcode_is_a_pasteable_post(game, capsys):
     assert out.count("[url=") == out.count("[/url]") == 8
     code, out, _ = run(capsys, game, "--day", "1", "--offline", "--format", "bbcode",
                        "--lang", "en")
-    assert "Voting closed at 09.04.2024 20:00 MSK." in out
+    assert "Voting closed on 09.04 at 20:00 MSK." in out
     assert "The town jails [b]Алексей[/b]." in out
 
 
 FINAL_POST = """\
 [b]Игра 2 — день 1: итоги голосования[/b]
-[i]Голосование закрыто в 09.04.2024 20:00 МСК.[/i]
+[i]Голосование закрыто 09.04 в 20:00 МСК.[/i]
 
 [list]
 [*][b]Алексей[/b] — 6 голосов: {p83}NightOwl[/url], {p84}Big Joe[/url], {p85}Игрок-7[/url], \
@@ -147,7 +147,7 @@ def test_text_for_the_host(game, capsys):
     assert code == 0, err
     assert "Алексей — 6 голосов: NightOwl (16:02, пост 83)" in out
     assert "Посадка: Алексей (по голосам)" in out
-    assert "пост 97, Вася: «NightOwl» — пост после дедлайна [late]" in out
+    assert "пост 97, Вася: «NightOwl» — пост после срока" in out
 
 
 def test_polls_the_board_first(game, capsys):

@@ -83,7 +83,7 @@ def test_day_2_count_with_the_dead_and_the_frozen(ctx):
     assert data["lynch"] == {"player": "Алексей", "by": "votes"}
     report = vote_report(ctx, 2, lang="ru", tally=result)
     assert report["frozen"] == ["NightOwl"]
-    assert any(r["reason"] == "frozen_voter" and "заморожен" in r["why"]
+    assert any(r["reason"] == "frozen_voter" and "заморозка" in r["why"]
                for r in report["rejected"])
 
 
@@ -100,7 +100,7 @@ def test_no_votes_goes_to_the_random_list(ctx):
     assert "Засчитанных голосов пока нет." in post
     assert ("Засчитанных голосов нет: по случайному списку ведущего садится "
             "[b]Ёжик в тумане[/b].") in post
-    assert "Заморожен, голос не считается: NightOwl." in post
+    assert "Заморозка (голос не считается): NightOwl." in post
 
 
 def test_a_tie_goes_to_the_random_list(ctx):

@@ -251,13 +251,15 @@ _BLK = "\ue001"      # the edge of a block element: one line break, however many
 _RE_BLOCK_EDGES = re.compile(f"\\s*{_LB}?\\s*(?:{_BLK}\\s*)+{_LB}?")
 _BLOCK = frozenset("div p li ul ol blockquote tr table pre h1 h2 h3 h4 h5 h6 dl dd dt hr "
                    "tbody thead center".split())
+# the class given to an edit notice found inside a post's body, so the walk skips it
+_NOTICE_MARK = "scraper-mod-edit-notice"
 _SKIP_TAGS = frozenset(("script", "style", "noscript", "cite", "button", "input", "select",
                         "textarea", "summary", "head", "title"))
 # tags that need a closer look even without class/style attributes
 _SPECIAL_TAGS = frozenset(("strong", "b", "blockquote", "pre", "code", "td", "font", "img",
                            "details", "br")) | _SKIP_TAGS
 _SKIP_CLASSES = frozenset(("quotetitle", "codetitle", "spoiler-title", "attachbox",
-                           "inline-attachment", "spoiler-head", "sp-head"))
+                           "inline-attachment", "spoiler-head", "sp-head", _NOTICE_MARK))
 _QUOTE_HEADER = re.compile(r"(wrote|писал\(а\)|писал|пишет|quote|цитата|code|код)\s*:?\s*$",
                            re.I)
 
@@ -565,6 +567,68 @@ def _parse_edit(notice_el, reason: str | None, *, tz, fetched_at, url, post_id) 
     cm = _RE_EDIT_COUNT.search(text) or _RE_EDIT_COUNT2.search(text)
     count = int(cm.group(1)) if cm else 1
     return _Edit(by, at, count, reason)
+
+
+# What an edit notice says at its start, in every wording the captures show: phpBB 3.x en/ru
+# ("Last edited by X on DATE, edited N times in total." / «Последний раз редактировалось X
+# DATE, всего редактировалось N раз.»), phpBB 2.0 ("Last edited by X on DATE; edited N times
+# in total").
+_RE_NOTICE_START = re.compile(r"^\s*(?:last edited by|последний раз редактировал(?:ось|а|и)?)\s",
+                              re.I)
+_NOTICE_TAGS = frozenset(("div", "span", "p", "td", "em", "i", "small", "font"))
+
+
+def _find_moved_notice(scope):
+    """An edit notice anywhere inside ``scope`` (a post's body or its cell), found by what it
+    says rather than where the style puts it: the outermost element whose text starts with
+    the notice's words, or a bare text run starting with them after a line break (wrapped in
+    a new span up to the next ``<br>``). The notice is marked so that the body walk skips it:
+    its words are never the author's, so never a vote. None when there is none."""
+    low = _tc(scope).lower()
+    if "edited" not in low and "редактировал" not in low:
+        return None
+    for el in scope.iter():
+        if el is scope or el.tag.__class__ is not str:
+            continue
+        if el.tag in _NOTICE_TAGS and _RE_NOTICE_START.match(_tc(el)) and not _quoted(el, scope):
+            el.set("class", ((el.get("class") or "") + " " + _NOTICE_MARK).strip())
+            return el
+        if el.tag == "br" and el.tail and _RE_NOTICE_START.match(el.tail) and not _quoted(
+                el, scope):
+            wrap = etree.SubElement(el.getparent(), "span")
+            el.addnext(wrap)
+            wrap.text, el.tail = el.tail, None
+            nxt = wrap.getnext()
+            while nxt is not None and nxt.tag != "br":
+                wrap.append(nxt)            # moves it (with its tail) into the wrapper
+                nxt = wrap.getnext()
+            wrap.set("class", _NOTICE_MARK)
+            return wrap
+    return None
+
+
+def _quoted(el, scope) -> bool:
+    """Whether ``el`` stands in a quote, code or spoiler of ``scope`` (someone else's words)."""
+    el = el.getparent()
+    while el is not None and el is not scope:
+        cls = el.get("class") or ""
+        if el.tag in ("blockquote", "pre", "code", "details") or any(
+                k in cls for k in ("quote", "code", "spoiler", "sp-body")):
+            return True
+        el = el.getparent()
+    return False
+
+
+def _moved_edit(scope, *, tz, fetched_at, url, post_id) -> _Edit | None:
+    notice = _find_moved_notice(scope)
+    if notice is None:
+        return None
+    try:
+        return _parse_edit(notice, None, tz=tz, fetched_at=fetched_at, url=url, post_id=post_id)
+    except ParseError:
+        # words that only look like a notice (a player's own text): they stay his text
+        notice.set("class", (notice.get("class") or "").replace(_NOTICE_MARK, "").strip())
+        return None
 
 
 # ---------------------------------------------------------------- page kinds
@@ -1085,6 +1149,8 @@ def _prosilver_post(div, post_id: int, *, tz, fetched_at, url) -> Post:
         edit = _parse_edit(n, None, tz=tz, fetched_at=fetched_at, url=url, post_id=post_id)
         if edit:
             break
+    if edit is None:
+        edit = _moved_edit(content, tz=tz, fetched_at=fetched_at, url=url, post_id=post_id)
     parts = walk_body(content, extra=sigs)
     return _make_post(post_id, author, author_id, tr, url, edit, parts)
 
@@ -1200,6 +1266,13 @@ def _subsilver_post(pid, anchor, rows, *, phpbb2, tz, fetched_at, url) -> Post:
                     edit = _parse_edit(td, reason, tz=tz, fetched_at=fetched_at, url=url,
                                        post_id=pid)
                     break
+    if edit is None:
+        # a style that puts the notice in the body's own cell, after the text
+        cell = body.getparent()
+        edit = _moved_edit(cell if cell is not None else body, tz=tz, fetched_at=fetched_at,
+                           url=url, post_id=pid)
+        if edit is not None:
+            sigs = [e for e in sigs if _NOTICE_MARK not in (e.get("class") or "")]
     parts = walk_body(body, extra=sigs)
     return _make_post(pid, author, _profile_id(rows[body_row_index + 1:]), tr, url, edit,
                       parts)
@@ -1242,6 +1315,8 @@ def _phpbb2_post(pid, anchor, rows, *, tz, fetched_at, url) -> Post:
         if s.get("class") == "gensmall" and any(m in _norm(_tc(s)).lower()
                                                 for m in _EDIT_MARKERS):
             edit = _parse_edit(s, None, tz=tz, fetched_at=fetched_at, url=url, post_id=pid)
+    if edit is None:
+        edit = _moved_edit(body, tz=tz, fetched_at=fetched_at, url=url, post_id=pid)
     parts = _walk_phpbb2_cell(body)
     return _make_post(pid, author, _profile_id(rows[body_row_index + 1:]), tr, url, edit,
                       parts)

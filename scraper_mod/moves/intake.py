@@ -460,8 +460,12 @@ def build_answer(ctx, letter: Letter, day: int, *, moves: list[Move] | None = No
     text = render_text(
         "move-answer", g.language, "txt", title=g.title, day=day, player=player,
         sender=letter.sender or "", items=items, story=story,
-        received=local(letter.received_at, "%Y-%m-%d %H:%M:%S"),
-        deadline=local(cal.deadline(day), "%Y-%m-%d %H:%M"),
+        # R9.6: no ISO dates for players: "14.03 в 12:00 МСК", the deadline "15.03, 20:00 МСК";
+        # the seconds only in the deadline's own minute, where they decide
+        received=local(letter.received_at, ("%d.%m в " if g.language == "ru" else "%d.%m ")
+                       + ("%H:%M:%S" if abs(letter.received_at - cal.deadline(day))
+                          < timedelta(minutes=1) else "%H:%M")),
+        deadline=local(cal.deadline(day), "%d.%m, %H:%M"),
         subject=letter.subject, reasons=REASONS)
     subject = ("Re: " + letter.subject if letter.subject and not
                letter.subject.lower().startswith("re:") else letter.subject) or \

@@ -53,8 +53,8 @@ REASONS = {
     "target_dead": "the target is dead",
     "target_is_mafia": "the target is a mafioso",
     "target_is_vsb": "the target is the ВСБ, whom the mafia cannot kill (R5.2)",
-    "self_target": "a player cannot target himself with this move",
-    "self_heal_limit": "the Doctor has used up his self-heals (R5.6)",
+    "self_target": "a player cannot aim this move at oneself",
+    "self_heal_limit": "the Doctor has used up the self-heals (R5.6)",
     "same_patient": "the same patient two nights running is not allowed (R5.6 option)",
     "recheck": "this player was checked before; re-checks are off (R5.5 option)",
 }

@@ -25,11 +25,15 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Literal, Sequence, Union
+from typing import Callable, Iterable, Literal, Sequence, Union
 
 __all__ = ["Match", "NoMatch", "NameIndex", "name_index", "match_nick", "fold", "edit_distance"]
 
 How = Literal["exact", "alias", "inflected", "prefix", "near"]
+# A lower-case Russian word (the nominative, ё folded to е) -> more of its oblique singular
+# forms, from a dictionary: injected by the caller (``scraper_mod.morphology.inflect``), since
+# a dictionary look-up is I/O and this module is pure.
+Inflector = Callable[[str], Iterable[str]]
 
 # Latin letter -> the Cyrillic letter it looks like (after casefold). The folding is one-way
 # in code, but since both the nick and the written text go through it, a nick written in
@@ -139,9 +143,20 @@ def _inflect_word(w: str) -> set[str]:
     return forms
 
 
-def _inflected_forms(name: str, *, every_word: bool = True) -> set[str]:
+def _word_forms(w: str, inflect: Inflector | None) -> set[str]:
+    """A word's oblique forms: the hand-written declension, and the dictionary's if given."""
+    forms = _inflect_word(w)
+    if inflect is not None and len(w) >= 2:
+        forms |= {f.casefold().replace("ё", "е") for f in inflect(w)}
+        forms.discard(w)
+    return forms
+
+
+def _inflected_forms(name: str, *, every_word: bool = True,
+                     inflect: Inflector | None = None) -> set[str]:
     """Folded inflected forms of a nick: its first Cyrillic word declined ("Ёжика в тумане",
-    "Маше_2"), and (``every_word``) every Cyrillic word declined ("Ивана Петрова")."""
+    "Маше_2"), and (``every_word``) every Cyrillic word declined ("Ивана Петрова");
+    ``inflect`` adds a dictionary's forms of each word ("Зайца", "Льва", "Матери")."""
     parts = _TOKEN.findall(unicodedata.normalize("NFC", name).casefold().replace("ё", "е"))
     words = [i for i, p in enumerate(parts)
              if p.isalpha() and _CYRILLIC.search(p) and not _SEPARATORS.fullmatch(p)]
@@ -149,12 +164,13 @@ def _inflected_forms(name: str, *, every_word: bool = True) -> set[str]:
     if not words:
         return out
     head = words[0]
-    for form in _inflect_word(parts[head]):
+    for form in _word_forms(parts[head], inflect):
         out.add(fold("".join(parts[:head] + [form] + parts[head + 1:])))
     if every_word and 1 < len(words) <= 3:
         # every word declined ("Ивана Петрова", "Иваном Петровым"): all combinations of the
         # words' forms; the mixed ones are never written, and they are few
-        options = [[parts[i], *sorted(_inflect_word(parts[i]))] if i in words else [parts[i]]
+        options = [[parts[i], *sorted(_word_forms(parts[i], inflect))] if i in words
+                   else [parts[i]]
                    for i in range(len(parts))]
         for combo in itertools.product(*options):
             out.add(fold("".join(combo)))
@@ -219,9 +235,11 @@ class NameIndex:
     """Precomputed lookup of a game's players by every folded name and form (R2.3).
 
     ``players``: ``(nick, aliases)`` pairs, or ``Player`` objects, or bare nicks.
+    ``inflect``: a dictionary of Russian word forms (see ``Inflector``); without it only the
+    hand-written declension below is used.
     """
 
-    def __init__(self, players: Iterable) -> None:
+    def __init__(self, players: Iterable, inflect: Inflector | None = None) -> None:
         self.players: tuple[str, ...] = ()
         self._exact: dict[str, set[str]] = {}
         self._alias: dict[str, set[str]] = {}
@@ -239,11 +257,12 @@ class NameIndex:
                 base = fold(n)
                 if not base:
                     continue
-                for f in _inflected_forms(n):
+                for f in _inflected_forms(n, inflect=inflect):
                     self._inflected.setdefault(f, set()).add(nick)
                 # near-misses are looked for among the names and their first-word forms
                 near |= {(f, nick, len(base))
-                         for f in {base} | _inflected_forms(n, every_word=False)}
+                         for f in {base} | _inflected_forms(n, every_word=False,
+                                                            inflect=inflect)}
         self.players = tuple(names)
         # (folded name, player) for the prefix search
         self._bases: tuple[tuple[str, str], ...] = tuple(
@@ -313,20 +332,21 @@ def _one(found: set[str], how: str, text: str) -> MatchResult:
     return NoMatch("ambiguous", tuple(sorted(found)), text)
 
 
-def name_index(players: Iterable) -> NameIndex:
+def name_index(players: Iterable, inflect: Inflector | None = None) -> NameIndex:
     """``NameIndex(players)``, built once per list of names: an index depends only on each
     player's nick and aliases, and never changes once built, so every day of a game (and
     every recomputation) shares one (with its cache of matches)."""
     key = tuple(_nick_and_aliases(p) for p in players)
     try:
-        return _name_index(key)
+        return _name_index(key, inflect)
     except TypeError:  # an unhashable name: not worth caching
-        return NameIndex(key)
+        return NameIndex(key, inflect)
 
 
 @lru_cache(maxsize=32)
-def _name_index(key: tuple[tuple[str, tuple[str, ...]], ...]) -> NameIndex:
-    return NameIndex(key)
+def _name_index(key: tuple[tuple[str, tuple[str, ...]], ...],
+                inflect: Inflector | None) -> NameIndex:
+    return NameIndex(key, inflect)
 
 
 def match_nick(text: str, players: Sequence) -> MatchResult:

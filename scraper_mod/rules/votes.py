@@ -91,53 +91,53 @@ REASONS: dict[str, dict[str, str]] = {
     "not_in_game": {"en": "the author is not a player of this game",
                     "ru": "автор не участвует в игре"},
     "dead_voter": {"en": "the author is dead: the dead do not vote",
-                   "ru": "автор мёртв: мёртвые не голосуют"},
-    "frozen_voter": {"en": "the author is frozen today: his vote does not count",
-                     "ru": "автор заморожен: его голос сегодня не считается"},
+                   "ru": "автор уже вне игры: выбывшие не голосуют"},
+    "frozen_voter": {"en": "the author is frozen today: their vote does not count",
+                     "ru": "заморозка: голос автора сегодня не считается"},
     "dead_target": {"en": "a vote for a dead player: not counted, the previous vote stands",
-                    "ru": "голос за мёртвого игрока: не засчитан, в силе прежний"},
+                    "ru": "голос за выбывшего игрока: не засчитан, в силе прежний"},
     "self_vote": {"en": "a vote for oneself, forbidden in this game",
                   "ru": "голос за самого себя запрещён в этой игре"},
-    "late": {"en": "posted at or after the deadline", "ru": "пост после дедлайна"},
+    "late": {"en": "posted at or after the deadline", "ru": "пост после срока"},
     "late_unclear": {"en": "the board's time cannot tell if it was before the deadline, and it "
                            "was first seen after it: counted as late",
-                     "ru": "по времени форума нельзя понять, был ли пост до дедлайна, а увидели "
-                           "его после: считается опоздавшим"},
+                     "ru": "по времени форума нельзя понять, был ли пост до срока, а увидели "
+                           "пост после срока: считается опоздавшим"},
     "edited_after_deadline": {"en": "the vote was changed by an edit after the deadline: the "
                                     "post counts as it stood before",
-                              "ru": "голос изменён правкой после дедлайна: пост считается в "
+                              "ru": "голос изменён правкой после срока: пост считается в "
                                     "прежнем виде"},
     "edit_unseen": {"en": "edited after the deadline and its earlier text was never seen: no "
                           "known vote, the previous vote stands",
-                    "ru": "пост отредактирован после дедлайна, а прежний текст никто не видел: "
+                    "ru": "пост отредактирован после срока, а прежний текст никто не видел: "
                           "голос неизвестен, в силе прежний"},
     "edited_votes_never": {"en": "the post was edited, and votes in edited posts do not count "
                                  "in this game",
                            "ru": "пост отредактирован, а голоса в отредактированных постах в "
                                  "этой игре не считаются"},
-    "dead_after_last_word": {"en": "posted by a dead player after his last word's time: "
+    "dead_after_last_word": {"en": "posted by a dead player after their last word's time: "
                                    "never counted",
-                             "ru": "пост мёртвого игрока после срока последнего слова: не "
+                             "ru": "пост выбывшего игрока после срока последнего слова: не "
                                    "считается"},
     "silent_edit_after_deadline": {
         "en": "edit without a notice after the deadline (the board hides it): the post counts "
               "as it stood at the deadline",
         "ru": "правка без отметки после срока: пост считается в виде на момент срока"},
     "deleted_post": {"en": "the post was deleted before the deadline: not counted",
-                     "ru": "пост удалён до дедлайна: не засчитан"},
+                     "ru": "пост удалён до срока: не засчитан"},
 }
 # Notes for the host report: code -> text per language (str.format fields).
 NOTES: dict[str, dict[str, str]] = {
     "uncertain_time": {
         "en": "post {post_id} by {author}: its time ({precision}) may fall on either side of "
               "the cutoff; counted because it was seen before it",
-        "ru": "пост {post_id} ({author}): по времени форума ({precision}) он может быть и до, "
-              "и после срока; засчитан, потому что его увидели до срока"},
+        "ru": "пост {post_id} ({author}): по времени форума ({precision}) пост может быть и до, "
+              "и после срока; засчитан, потому что пост увидели до срока"},
     "foreign_account": {
         "en": "post {post_id}: the author {author!r} (forum user id {author_id}) has a "
-              "player's name but not his forum account",
+              "player's name but not that player's forum account",
         "ru": "пост {post_id}: у автора {author!r} (id на форуме {author_id}) ник игрока, но "
-              "не его учётная запись"},
+              "учётная запись не игрока"},
     "deleted_late": {
         "en": "post {post_id} by {author} was found deleted after the cutoff: counted as it "
               "stood",
@@ -167,7 +167,7 @@ NOTES: dict[str, dict[str, str]] = {
               "без отметки после срока отличить нельзя"},
     "edited_by_other": {
         "en": "post {post_id} by {author} was last edited by {editor}",
-        "ru": "пост {post_id} ({author}) последним правил {editor}"},
+        "ru": "пост {post_id} ({author}): последняя правка — {editor}"},
 }
 
 
