@@ -73,10 +73,21 @@ def test_one_process_hosts_30_games_on_3_boards(tmp_path):
                 assert data["lynched"]["player"] == jailed, name
                 assert (root / name / "out" / "day-1" / "newspaper.bbcode").exists()
 
+            # a game added while running: at once on SIGHUP (the rescan is a minute away)
+            board = boards[0]
+            tid = board.add_topic("Новая — День 1")
+            board.add_post("Ведущий", 50, "День 1 начался.", now, topic=tid)
+            make_game(root / "late", board, board.topic_url(tid),
+                      datetime.now(timezone.utc) + timedelta(seconds=4))
+            proc.send_signal(signal.SIGHUP)
+            assert wait_for(lambda: "[late]" in log() and "got SIGHUP" in log(), 10), log()
+            assert wait_for(lambda: (root / "late" / "out" / "day-1" / "result.json")
+                            .exists(), 20), log()
+
             status = scraper_mod("status", str(root), "--format", "json")
             assert status.returncode == 0, status.stderr
             games = {g["name"]: g for g in json.loads(status.stdout)["games"]}
-            assert set(games) == set(expected) | {"broken"}
+            assert set(games) == set(expected) | {"broken", "late"}
             assert games["broken"]["ok"] is False
             assert "game.toml" in games["broken"]["problems"][0]
             assert games["g00"]["resolved"] == [1] and games["g00"]["daemon_pid"] == proc.pid
