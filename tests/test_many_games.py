@@ -140,7 +140,7 @@ def test_three_games_on_two_boards_through_a_week(boards, tmp_path, caplog):
     # each board: at every deadline, the snapshots of its games before their re-scans, and
     # the re-scans in deadline order
     lane = host.lanes[board_key(b1.url)]
-    jobs = [(w, g, j) for w, g, j in lane.jobs_run if j != "poll"]
+    jobs = [(w, g, j) for w, g, j, *_ in lane.jobs_run if j != "poll"]
     for day_end in (msk(12, 20), msk(13, 20), msk(15, 20), msk(17, 20), msk(18, 20)):
         window = [(g, j) for w, g, j in jobs if day_end <= w < day_end + timedelta(minutes=5)]
         kinds = [j for _, j in window]

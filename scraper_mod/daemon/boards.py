@@ -59,7 +59,8 @@ class GateFigures:
     max_in_flight: int = 0
     min_gap: float | None = None        # seconds from a request's end to the next one's start
     waited: float = 0.0                 # seconds spent waiting for the board's turn
-    spans: list[tuple[float, float]] = field(default_factory=list)   # (start, end), if recorded
+    # (start, end, the pace asked for) of every request, if recorded
+    spans: list[tuple[float, float, float]] = field(default_factory=list)
 
 
 class BoardGate:
@@ -104,7 +105,7 @@ class BoardGate:
                 end = self._monotonic()
                 self._last_end = end
                 if self.record:
-                    f.spans.append((start, end))
+                    f.spans.append((start, end, float(delay)))
 
 
 class BoardRegistry:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -89,7 +90,9 @@ class Lane:
         self._lock = threading.Lock()
         self.wake = threading.Event()
         self.thread: threading.Thread | None = None
-        self.jobs_run: list[tuple[datetime, str, str]] = []   # (when, game, job), in order
+        # every job run, in order: (start, game, job, end, CPU seconds of the job)
+        self.jobs_run: list[tuple[datetime, str, str, datetime, float]] = []
+        self.cpu_seconds = 0.0        # the lane thread's CPU time, when it has run in one
 
     # -- from the host (any thread) ------------------------------------------------------------
     def add(self, folder: Path) -> None:
@@ -192,7 +195,7 @@ class Lane:
     def _run(self, slot: Slot, kind: int) -> None:
         d = slot.daemon
         now = self.clock.now()
-        self.jobs_run.append((now, slot.name, KIND_NAMES[kind]))
+        cpu = time.thread_time()
         try:
             if kind == SNAPSHOT:
                 if hasattr(d, "read_job"):
@@ -206,6 +209,8 @@ class Lane:
                 d._guard("poll", d.poll_job)()
                 slot.due[POLL] = d.next_poll_at(self.clock.now())
             self._refresh(slot)
+            self.jobs_run.append((now, slot.name, KIND_NAMES[kind], self.clock.now(),
+                                  time.thread_time() - cpu))
         except Exception as e:  # noqa: BLE001 - e.g. the state file failed: the game stops alone
             self.host.note_problem(slot.name, f"stopped by an internal error in its "
                                    f"{KIND_NAMES[kind]} job: {e!r}; tried again in "
@@ -256,6 +261,13 @@ class Lane:
     def run(self, until: datetime | None = None) -> None:
         """The lane's own loop (its thread, or its own fake clock)."""
         last_refresh = self.clock.now()
+        cpu = time.thread_time()
+        try:
+            self._loop(until, last_refresh)
+        finally:
+            self.cpu_seconds = time.thread_time() - cpu
+
+    def _loop(self, until: datetime | None, last_refresh: datetime) -> None:
         while not self.host.stop.is_set():
             if until is not None and self.clock.now() >= until:
                 break
