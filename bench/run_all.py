@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHES = ("parse", "poll", "deadline", "replay", "live_session", "names")
+BENCHES = ("parse", "poll", "deadline", "replay", "live_session", "names", "many_games")
 
 
 def main() -> int:

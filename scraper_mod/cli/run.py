@@ -71,6 +71,10 @@ def preflight(ctx) -> list[str]:
 
 
 def run(args) -> int:
+    from ..daemon.many import is_games_folder
+    if is_games_folder(Path(args.game)):
+        from .many import run_folder
+        return run_folder(args, _file_handler)
     ctx = open_game(args.game)
     stop = threading.Event()
     handler = None

@@ -23,6 +23,11 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    from pathlib import Path
+    from ..daemon.many import is_games_folder
+    if is_games_folder(Path(args.game)):
+        from .many import status_folder
+        return status_folder(args)
     ctx = open_game(args.game)
     try:
         st = game_status(ctx)

@@ -220,7 +220,7 @@ class ForumClient:
                  max_retry_after: float = 300.0,
                  sleep: Callable[[float], None] = time.sleep,
                  monotonic: Callable[[], float] = time.monotonic,
-                 now: Callable[[], datetime] = _utcnow) -> None:
+                 now: Callable[[], datetime] = _utcnow, gate=None) -> None:
         if not base_url:
             raise ForumError("no board URL given", hint="set [forum] url in game.toml")
         parts = urlsplit(base_url)
@@ -249,6 +249,9 @@ class ForumClient:
         self._monotonic = monotonic
         self._now = now
         self._last_request: float | None = None
+        # the board's gate (daemon/boards.py), shared with other games on the same board:
+        # one request in flight per board, paced across all of them
+        self.gate = gate
         self.requests = 0          # HTTP requests sent (each retry and login step counts)
         self.logins = 0            # successful logins
         self.slept: list[float] = []  # every wait, for reports and tests
@@ -300,9 +303,11 @@ class ForumClient:
             requested_at = self._now()
             self.requests += 1
             try:
-                resp = self.session.request(method, url, data=data, timeout=self.timeout,
-                                            allow_redirects=allow_redirects)
-                body = resp.content
+                with (self.gate.turn(self.min_delay) if self.gate is not None
+                      else contextlib.nullcontext()):
+                    resp = self.session.request(method, url, data=data, timeout=self.timeout,
+                                                allow_redirects=allow_redirects)
+                    body = resp.content
             except _RETRYABLE_EXC as e:
                 self._last_request = self._monotonic()
                 last_problem = _reason(e)

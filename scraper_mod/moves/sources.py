@@ -134,7 +134,12 @@ class MaildirSource:
         new: list[int] = []
         errors: list[str] = []
         keys = sorted(md.keys())
+        # stored and already moved to cur/ by an earlier poll: nothing to read again
+        cur = self.path / "cur"
+        done = ({n.split(":", 1)[0] for n in os.listdir(cur)} & stored) if cur.is_dir() else set()
         for key in keys:
+            if key in done:
+                continue
             try:
                 msg = md.get_message(key)
                 raw = md.get_bytes(key)

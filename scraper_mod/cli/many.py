@@ -1,0 +1,132 @@
+"""`scraper-mod run FOLDER` and `scraper-mod status FOLDER`: every game folder under FOLDER
+(CONTRACT "Many games"). Called by cli/run.py and cli/status.py when GAME is a folder of game
+folders."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from ..context import open_game
+from ..config import load_game
+from ..daemon.many import Host, find_games
+from ..errors import ScraperModError
+from ..schedule import GameLock, fmt_delta, game_status, log as daemon_log
+from .common import print_json
+
+PROBLEM_WINDOW = timedelta(minutes=15)
+
+
+def run_folder(args, file_handler) -> int:
+    folder = Path(args.game)
+    lock = GameLock(folder)
+    try:
+        lock.acquire()
+    except ScraperModError:
+        raise ScraperModError(f"{folder}: another 'scraper-mod run' already hosts this folder",
+                              hint="stop it first; each game also has its own lock") from None
+    stop = threading.Event()
+    handler = None
+    try:
+        if args.log != "-":
+            handler = file_handler(Path(args.log) if args.log else folder / "run.log")
+            logging.getLogger("scraper_mod").addHandler(handler)
+        daemon_log.setLevel(logging.INFO)
+        host = Host(folder, stop=stop)
+
+        def on_signal(signum, frame) -> None:
+            if signum == signal.SIGHUP:
+                daemon_log.info("got SIGHUP: looking for new and removed games now")
+                host.rescan()
+                return
+            daemon_log.info("got %s: stopping after the current steps",
+                            signal.Signals(signum).name)
+            stop.set()
+
+        sigs = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+        old = {s: signal.signal(s, on_signal) for s in sigs}
+        try:
+            host.run()
+        finally:
+            for s, h in old.items():
+                signal.signal(s, h)
+        daemon_log.info("stopped (stop); every game let go")
+    finally:
+        if handler is not None:
+            logging.getLogger("scraper_mod").removeHandler(handler)
+            handler.close()
+        lock.release()
+    return 0
+
+
+def folder_status(folder: Path) -> dict:
+    """Every game under ``folder``: its status (``status GAME --format json``) and problems."""
+    now = datetime.now(timezone.utc)
+    games = []
+    for path in find_games(folder):
+        entry: dict = {"name": path.name, "folder": str(path)}
+        try:
+            load_game(path)
+            ctx = open_game(path)
+        except ScraperModError as e:
+            entry.update(ok=False, problems=[str(e)])
+            games.append(entry)
+            continue
+        try:
+            st = game_status(ctx)
+            entry.update(st.to_json())
+            since = now - PROBLEM_WINDOW
+            errors = []
+            for at, _, data in ctx.store.events("error"):
+                msg = data.get("message", "")
+                if at >= since and msg and msg not in errors:
+                    errors.append(msg)
+            entry["problems"] = errors[-3:][::-1]
+            entry["ok"] = not errors
+        except ScraperModError as e:
+            entry.update(ok=False, problems=[str(e)])
+        finally:
+            ctx.close()
+        games.append(entry)
+    return {"folder": str(folder), "now": now.isoformat(), "games": games}
+
+
+def folder_status_text(data: dict) -> str:
+    lines = []
+    now = datetime.fromisoformat(data["now"])
+    for g in data["games"]:
+        if "day" not in g:
+            lines.append(f"{g['name']}: NOT RUNNING: {g['problems'][0]}")
+            continue
+        head = f"{g['name']} ({g['title']}): "
+        if g.get("winner"):
+            lines.append(head + f"over, {g['winner']} wins")
+            continue
+        deadline = datetime.fromisoformat(g["deadline"])
+        left = deadline - now
+        when = (f"{fmt_delta(left)} left" if left.total_seconds() > 0
+                else f"passed {fmt_delta(-left)} ago")
+        lead = (", ".join(f"{x['target']} ({x['votes']})" for x in g["leaders"])
+                or (g.get("tally_note") or "none"))
+        last = g.get("last_fetch")
+        last_s = (f"{fmt_delta(now - datetime.fromisoformat(last))} ago" if last else "never")
+        pid = g.get("daemon_pid")
+        lines.append(head + f"day {g['day']}, deadline {deadline:%Y-%m-%d %H:%M %Z}"
+                     f"{' (moved)' if g.get('deadline_moved') else ''}, {when}; leader: {lead}; "
+                     f"last poll {last_s}; daemon "
+                     + (f"pid {pid}" if pid else "not running"))
+        for p in g.get("problems", []):
+            lines.append(f"  problem: {p}")
+    return "\n".join(lines) if lines else f"no game folders under {data['folder']}"
+
+
+def status_folder(args) -> int:
+    data = folder_status(Path(args.game))
+    if args.format == "json":
+        print_json(data)
+    else:
+        print(folder_status_text(data))
+    return 0

@@ -1,0 +1,459 @@
+"""``scraper-mod run FOLDER``: every game folder under FOLDER in one process.
+
+- ``find_games(folder)``: the game folders (direct subfolders holding ``game.toml``).
+- ``Host``: discovers the games (at start, every ``rescan_seconds`` (60) and at once on
+  ``rescan()``, which SIGHUP calls), and hands each to the ``Lane`` of its board. A game is
+  let go when its folder goes away or it is over. A game that cannot be started (a bad
+  ``game.toml``, a state file from another game) is logged with its name and tried again at
+  every rescan; a game another ``scraper-mod run`` holds (its ``run.lock``) is left to it.
+- ``Lane``: one per board (``boards.board_key``), its games' jobs on one scheduler of its own,
+  one job at a time: at a deadline, every game's **deadline snapshot** first (the read at the
+  deadline, RULES R2.11; until that exists, the first poll after the deadline), in deadline
+  order; then the **final re-scans** and resolutions, in deadline order; polls last. Its games
+  share the board's gate and client (``boards.BoardRegistry``). On the real clock every lane
+  runs in its own thread (the boards are read side by side); on a fake clock the lanes run in
+  turn on one thread, or each on a clock of its own (``lane_clock``).
+- Each game is the one-game ``Daemon`` (its jobs, its log lines prefixed with the game's
+  folder name, its errors in its own store); a job that raises anything is logged with the
+  game's name and never stops the others.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Callable
+
+from ..clock import Clock, SystemClock
+from ..config import GAME_FILE, load_game
+from ..context import open_game
+from ..errors import ConfigError, ScraperModError
+from ..schedule import Daemon, GameLock, LiveOps, log as run_log
+from .boards import BoardRegistry, board_key
+
+__all__ = ["find_games", "Host", "Lane", "is_games_folder"]
+
+RESCAN_SECONDS = 60.0
+# job kinds in the order a lane runs what is due at once
+SNAPSHOT, RESCAN, POLL = 0, 1, 2
+KIND_NAMES = {SNAPSHOT: "deadline snapshot", RESCAN: "deadline", POLL: "poll"}
+
+
+def find_games(folder: Path) -> list[Path]:
+    """The game folders under ``folder``: its direct subfolders holding ``game.toml``."""
+    folder = Path(folder)
+    try:
+        subs = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith("."))
+    except OSError:
+        return []
+    return [p for p in subs if (p / GAME_FILE).is_file()]
+
+
+def is_games_folder(path: Path) -> bool:
+    """True when ``path`` is a folder of game folders (no ``game.toml`` of its own)."""
+    path = Path(path)
+    return path.is_dir() and not (path / GAME_FILE).exists() and bool(find_games(path))
+
+
+class _Prefixed(logging.LoggerAdapter):
+    def process(self, msg, kwargs):
+        return f"[{self.extra['game']}] {msg}", kwargs
+
+
+@dataclass
+class Slot:
+    """One hosted game in its lane."""
+
+    name: str
+    folder: Path
+    daemon: Daemon
+    lock: GameLock
+    due: dict[int, datetime | None] = field(default_factory=dict)
+    snapshot_done: set[int] = field(default_factory=set)
+
+
+class Lane:
+    """One board's games on one scheduler (module docstring)."""
+
+    def __init__(self, host: "Host", key: str, clock: Clock) -> None:
+        self.host = host
+        self.key = key
+        self.clock = clock
+        self.slots: dict[str, Slot] = {}
+        self._incoming: list[Path] = []
+        self._opening: set[str] = set()
+        self._leaving: list[str] = []
+        self._lock = threading.Lock()
+        self.wake = threading.Event()
+        self.thread: threading.Thread | None = None
+        # every job run, in order: (start, game, job, end, CPU seconds of the job)
+        self.jobs_run: list[tuple[datetime, str, str, datetime, float]] = []
+        self.cpu_seconds = 0.0        # the lane thread's CPU time, when it has run in one
+
+    # -- from the host (any thread) ------------------------------------------------------------
+    def add(self, folder: Path) -> None:
+        with self._lock:
+            self._incoming.append(folder)
+        self.wake.set()
+
+    def remove(self, name: str) -> None:
+        with self._lock:
+            self._leaving.append(name)
+        self.wake.set()
+
+    def names(self) -> set[str]:
+        with self._lock:
+            return set(self.slots) | {p.name for p in self._incoming} | self._opening
+
+    # -- in the lane's own thread ----------------------------------------------------------------
+    def _take_changes(self) -> None:
+        with self._lock:
+            incoming, self._incoming = self._incoming, []
+            leaving, self._leaving = self._leaving, []
+            self._opening = {p.name for p in incoming}
+        for name in leaving:
+            slot = self.slots.get(name)
+            if slot is not None:
+                self.host.info("%s: its folder is gone; let go", name)
+                self._close(slot)
+        for folder in incoming:
+            if folder.name not in self.slots:
+                self._open(folder)
+            with self._lock:
+                self._opening.discard(folder.name)
+
+    def _open(self, folder: Path) -> None:
+        host, name = self.host, folder.name
+        lock = GameLock(folder)
+        try:
+            lock.acquire()
+        except ScraperModError as e:
+            host.note_problem(name, f"left alone: {e}", level=logging.INFO)
+            return
+        ctx = None
+        try:
+            ctx = open_game(folder, clock=self.clock)
+            if not ctx.game.forum.url:
+                raise ConfigError("no board to read", path=str(ctx.game.path), key="forum.url",
+                                  hint='e.g. url = "https://forum.example.org/"')
+            ctx.calendar().deadline(1)         # a bad moved deadline fails here, clearly
+            client = host.registry.client(ctx.game, self.clock)
+            logger = _Prefixed(run_log, {"game": name})
+            daemon = Daemon(ctx, ops=LiveOps(client=client), stop=host.stop, logger=logger)
+            daemon.start()
+            daemon.scheduler.clear()           # the lane runs the game's jobs itself
+        except Exception as e:  # noqa: BLE001 - a broken game never stops the others
+            lock.release()
+            if ctx is not None:
+                ctx.close()
+            why = str(e) if isinstance(e, ScraperModError) else f"internal error: {e!r}"
+            host.note_problem(name, f"cannot be started: {why}; tried again in "
+                              f"{host.rescan_seconds:.0f} s")
+            return
+        slot = Slot(name=name, folder=folder, daemon=daemon, lock=lock)
+        if daemon._finished:
+            host.finished.add(name)
+            self._close(slot)
+            return
+        host.clear_problem(name)
+        slot.due[POLL] = self.clock.now()
+        self._refresh(slot)
+        self.slots[name] = slot
+
+    def _close(self, slot: Slot) -> None:
+        self.slots.pop(slot.name, None)
+        try:
+            slot.daemon.ctx.close()
+        finally:
+            slot.lock.release()
+
+    def _snapshot_at(self, slot: Slot, now: datetime) -> datetime | None:
+        d = slot.daemon
+        if d._finished:
+            return None
+        if hasattr(d, "next_read_at"):         # RULES R2.11: the daemon's read at the deadline
+            return d.next_read_at(now)
+        day = d.current_day()
+        if day in slot.snapshot_done:
+            return None
+        deadline = d.calendar().deadline(day)
+        return deadline if now < deadline + d.grace() else None
+
+    def _refresh(self, slot: Slot) -> None:
+        d = slot.daemon
+        now = self.clock.now()
+        slot.due[RESCAN] = d.next_deadline_at(now)
+        slot.due[SNAPSHOT] = self._snapshot_at(slot, now)
+        if d._day_changed:
+            d._day_changed = False
+            slot.due[POLL] = now
+
+    def _run(self, slot: Slot, kind: int) -> None:
+        d = slot.daemon
+        now = self.clock.now()
+        cpu = time.thread_time()
+        try:
+            if kind == SNAPSHOT:
+                if hasattr(d, "read_job"):
+                    d._guard("deadline read", d.read_job)()
+                else:
+                    slot.snapshot_done.add(d.current_day())
+                    d._guard("poll", d.poll_job)()
+            elif kind == RESCAN:
+                d._guard("deadline", d.deadline_job)()
+            else:
+                d._guard("poll", d.poll_job)()
+                slot.due[POLL] = d.next_poll_at(self.clock.now())
+            self._refresh(slot)
+            self.jobs_run.append((now, slot.name, KIND_NAMES[kind], self.clock.now(),
+                                  time.thread_time() - cpu))
+        except Exception as e:  # noqa: BLE001 - e.g. the state file failed: the game stops alone
+            self.host.note_problem(slot.name, f"stopped by an internal error in its "
+                                   f"{KIND_NAMES[kind]} job: {e!r}; tried again in "
+                                   f"{self.host.rescan_seconds:.0f} s", exc=True)
+            self._close(slot)
+            return
+        if d._finished:
+            self.host.info("%s: the game is over (%s wins); let go", slot.name,
+                           d.report.winner or d.winner())
+            self.host.finished.add(slot.name)
+            self._close(slot)
+
+    def next_due(self) -> tuple[datetime, int, str] | None:
+        best = None
+        for slot in self.slots.values():
+            for kind, at in slot.due.items():
+                if at is not None and (best is None or (at, kind, slot.name) < best):
+                    best = (at, kind, slot.name)
+        return best
+
+    def run_pending(self) -> None:
+        """Run every job that is due, snapshots first, then re-scans, then polls, each kind
+        in the order of its time (the deadline's), re-deciding after each job."""
+        self._take_changes()
+        while not self.host.stop.is_set():
+            now = self.clock.now()
+            due = [(kind, at, slot.name) for slot in self.slots.values()
+                   for kind, at in slot.due.items() if at is not None and at <= now]
+            if not due:
+                return
+            kind, _, name = min(due)
+            self._run(self.slots[name], kind)
+            self._take_changes()
+
+    def refresh_all(self) -> None:
+        for slot in list(self.slots.values()):
+            try:
+                self._refresh(slot)
+            except Exception as e:  # noqa: BLE001
+                self.host.note_problem(slot.name, f"stopped by an internal error: {e!r}",
+                                       exc=True)
+                self._close(slot)
+
+    def idle_seconds(self) -> float | None:
+        nxt = self.next_due()
+        return None if nxt is None else (nxt[0] - self.clock.now()).total_seconds()
+
+    def run(self, until: datetime | None = None) -> None:
+        """The lane's own loop (its thread, or its own fake clock)."""
+        last_refresh = self.clock.now()
+        cpu = time.thread_time()
+        try:
+            self._loop(until, last_refresh)
+        finally:
+            self.cpu_seconds = time.thread_time() - cpu
+
+    def _loop(self, until: datetime | None, last_refresh: datetime) -> None:
+        while not self.host.stop.is_set():
+            if until is not None and self.clock.now() >= until:
+                break
+            self.run_pending()
+            now = self.clock.now()
+            if (now - last_refresh).total_seconds() >= 30:
+                self.refresh_all()        # moved deadlines from 'day move' in another process
+                last_refresh = now
+            wait = self.idle_seconds()
+            wait = 30.0 if wait is None else min(max(0.0, wait), 30.0)
+            if until is not None:
+                wait = min(wait, max(0.0, (until - now).total_seconds()))
+            if isinstance(self.clock, SystemClock):
+                self.wake.wait(wait)
+                self.wake.clear()
+            else:
+                if self._incoming or self._leaving:
+                    continue
+                self.clock.sleep(wait)
+        self.close_all()
+
+    def close_all(self) -> None:
+        for slot in list(self.slots.values()):
+            self._close(slot)
+
+
+class Host:
+    """Every game under ``folder`` (module docstring). ``run(until=None)`` returns when
+    ``stop`` is set (SIGTERM) or the clock reaches ``until``."""
+
+    def __init__(self, folder: Path, *, clock: Clock | None = None,
+                 stop: threading.Event | None = None, threaded: bool | None = None,
+                 lane_clock: Callable[[str], Clock] | None = None,
+                 rescan_seconds: float = RESCAN_SECONDS, record: bool = False,
+                 logger: logging.Logger | None = None) -> None:
+        self.folder = Path(folder)
+        self.clock = clock or SystemClock()
+        self.stop = stop or threading.Event()
+        self.threaded = (isinstance(self.clock, SystemClock) or lane_clock is not None
+                         if threaded is None else threaded)
+        self.lane_clock = lane_clock
+        self.rescan_seconds = rescan_seconds
+        self.registry = BoardRegistry(record=record)
+        self.log = logger or run_log
+        self.lanes: dict[str, Lane] = {}
+        self.problems: dict[str, str] = {}      # game name -> why it is not running
+        self.finished: set[str] = set()
+        self._rescan = threading.Event()
+        self._plock = threading.Lock()
+
+    # -- messages ---------------------------------------------------------------------------
+    def info(self, msg: str, *args) -> None:
+        self.log.info(msg, *args)
+
+    def note_problem(self, name: str, msg: str, *, level: int = logging.ERROR,
+                     exc: bool = False) -> None:
+        """Say why game ``name`` is not running, once per distinct reason."""
+        with self._plock:
+            same = self.problems.get(name) == msg
+            self.problems[name] = msg
+        if not same:
+            self.log.log(level, "[%s] %s", name, msg, exc_info=exc)
+
+    def clear_problem(self, name: str) -> None:
+        with self._plock:
+            had = self.problems.pop(name, None)
+        if had is not None:
+            self.log.info("[%s] running again", name)
+
+    def rescan(self) -> None:
+        """Look for new and removed game folders now (SIGHUP)."""
+        self._rescan.set()
+        for lane in list(self.lanes.values()):
+            lane.wake.set()
+
+    # -- discovery ----------------------------------------------------------------------------
+    def hosted(self) -> set[str]:
+        names: set[str] = set()
+        for lane in self.lanes.values():
+            names |= lane.names()
+        return names
+
+    def discover(self) -> None:
+        """Hand new game folders to their boards' lanes; let removed ones go."""
+        present = {p.name: p for p in find_games(self.folder)}
+        for lane in self.lanes.values():
+            for name in lane.names() - set(present):
+                lane.remove(name)
+        for name in list(self.problems):
+            if name not in present:
+                self.problems.pop(name, None)
+        hosted = self.hosted()
+        for name, folder in present.items():
+            if name in hosted or name in self.finished:
+                continue
+            try:
+                game = load_game(folder)
+            except ScraperModError as e:
+                self.note_problem(name, f"cannot be started: {e}; tried again in "
+                                  f"{self.rescan_seconds:.0f} s")
+                continue
+            if not game.forum.url:
+                self.note_problem(name, f"cannot be started: {game.path}: forum.url: no board "
+                                  "to read (e.g. url = \"https://forum.example.org/\")")
+                continue
+            self._lane(board_key(game.forum.url)).add(folder)
+
+    def _lane(self, key: str) -> Lane:
+        lane = self.lanes.get(key)
+        if lane is None:
+            clock = self.lane_clock(key) if self.lane_clock else self.clock
+            lane = self.lanes[key] = Lane(self, key, clock)
+            if self.threaded:
+                lane.thread = threading.Thread(target=self._lane_main, args=(lane,),
+                                               name=f"board {key}", daemon=True)
+                lane.thread.start()
+        return lane
+
+    def _lane_main(self, lane: Lane) -> None:
+        try:
+            lane.run(self._until)
+        except Exception:  # noqa: BLE001 - never silently: the lane's games are named
+            self.log.exception("internal error in the lane of %s (games %s); please report it",
+                               lane.key, ", ".join(sorted(lane.slots)) or "none")
+            lane.close_all()
+
+    # -- the loop -----------------------------------------------------------------------------
+    def run(self, *, until: datetime | None = None) -> None:
+        self._until = until
+        self.info("hosting the games under %s", self.folder)
+        self.discover()
+        self._say_games()
+        next_scan = self.clock.now() + timedelta(seconds=self.rescan_seconds)
+        while not self.stop.is_set():
+            now = self.clock.now()
+            if until is not None and now >= until:
+                break
+            if self._rescan.is_set() or now >= next_scan:
+                hup = self._rescan.is_set()
+                self._rescan.clear()
+                before = self.hosted()
+                self.discover()
+                if hup or self.hosted() != before:
+                    self._say_games()
+                next_scan = now + timedelta(seconds=self.rescan_seconds)
+            if self.threaded:
+                wait = (next_scan - self.clock.now()).total_seconds()
+                if until is not None:
+                    wait = min(wait, (until - self.clock.now()).total_seconds())
+                if isinstance(self.clock, SystemClock):
+                    self._rescan.wait(max(0.0, min(wait, 1.0)))
+                else:
+                    self._wait_lanes(until)
+                    break
+                continue
+            for lane in list(self.lanes.values()):
+                lane.run_pending()
+            idle = [i for i in (lane.idle_seconds() for lane in self.lanes.values())
+                    if i is not None]
+            wait = min([(next_scan - self.clock.now()).total_seconds(), *idle])
+            if until is not None:
+                wait = min(wait, (until - self.clock.now()).total_seconds())
+            self.clock.sleep(max(0.0, wait))
+        self.shutdown()
+
+    def _wait_lanes(self, until) -> None:
+        for lane in list(self.lanes.values()):
+            if lane.thread is not None:
+                lane.thread.join()
+
+    def _say_games(self) -> None:
+        for key, lane in sorted(self.lanes.items()):
+            names = sorted(lane.names())
+            if names:
+                self.info("board %s: %d game%s (%s)", key, len(names),
+                          "" if len(names) == 1 else "s", ", ".join(names))
+        for name, why in sorted(self.problems.items()):
+            self.info("[%s] not running: %s", name, why)
+
+    def shutdown(self) -> None:
+        """Stop every lane and let every game go (their locks, their state files)."""
+        self.stop.set()
+        for lane in list(self.lanes.values()):
+            lane.wake.set()
+        for lane in list(self.lanes.values()):
+            if lane.thread is not None:
+                lane.thread.join(timeout=60)
+            else:
+                lane.close_all()
