@@ -1,0 +1,1 @@
+"""Posts: wording (plurals, dates, zones, night notes), Jinja2 rendering, the BBCode preview, the atomic day folder."""
