@@ -107,13 +107,13 @@ def write_maildir(folder: Path, mails: list[tuple[bytes, datetime]]) -> None:
 
 
 def run(args, report: Report) -> None:
-    lb = need("scraper_mod.forum.localboard", "CLIENT owns LocalBoard")
-    resolving = need("scraper_mod.resolving", "RESOLVE owns resolve_day_files")
+    lb = need("scraper_mod.demo.localboard", "CLIENT owns LocalBoard")
+    resolving = need("scraper_mod.game.resolve", "RESOLVE owns resolve_day_files")
     poller = need("scraper_mod.forum.poller", "CLIENT owns poll_day")
     intake = need("scraper_mod.moves.intake", "MOVES owns poll_moves")
     from scraper_mod.clock import FakeClock
-    from scraper_mod.config import ForumConfig
-    from scraper_mod.context import open_game
+    from scraper_mod.game.config import ForumConfig
+    from scraper_mod.game.context import open_game
 
     n_posts = args.posts or (200 if args.quick else 1000)
     min_delay = args.min_delay if args.min_delay is not None else (

@@ -74,7 +74,7 @@ class _Local:
     """LocalBoard with the host's login and inbox, when the real board is not given."""
 
     def __init__(self) -> None:
-        lb = need("scraper_mod.forum.localboard", "LocalBoard")
+        lb = need("scraper_mod.demo.localboard", "LocalBoard")
         self.board = lb.LocalBoard(language="ru", username=ADMIN[0], password=ADMIN[1]).start()
         self.url = self.board.url
 
@@ -109,8 +109,8 @@ def _game(folder: Path, url: str, topic: str, deadline: datetime) -> Path:
 
 
 def run(args, report: Report) -> None:
-    context = need("scraper_mod.context", "the game context")
-    schedule = need("scraper_mod.schedule", "the daemon")
+    context = need("scraper_mod.game.context", "the game context")
+    schedule = need("scraper_mod.daemon.scheduler", "the daemon")
     poller = need("scraper_mod.forum.poller", "the poller")
     seconds = 20 if args.quick else 60
     tmp = Path(tempfile.mkdtemp(prefix="live-session-"))

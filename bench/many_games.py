@@ -64,12 +64,12 @@ def deliver(folder: Path, raw: bytes, at: datetime, n: int) -> None:
 
 
 def run(args, report: Report) -> None:
-    lb = need("scraper_mod.forum.localboard", "LocalBoard")
+    lb = need("scraper_mod.demo.localboard", "LocalBoard")
     many = need("scraper_mod.daemon.many", "the many-games host")
-    from scraper_mod.config import ForumConfig
-    from scraper_mod.context import open_game
+    from scraper_mod.game.config import ForumConfig
+    from scraper_mod.game.context import open_game
     from scraper_mod.daemon.boards import board_key
-    from scraper_mod.demo import ScriptedClock
+    from scraper_mod.demo.world import ScriptedClock
 
     n_games = args.games or (10 if args.quick else 100)
     n_boards = args.boards or (2 if args.quick else 5)

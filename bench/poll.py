@@ -71,7 +71,7 @@ def build_board(board, writer: TopicWriter, *, posts: int, opens: datetime,
 
 
 def run(args, report: Report) -> None:
-    lb = need("scraper_mod.forum.localboard", "CLIENT owns LocalBoard")
+    lb = need("scraper_mod.demo.localboard", "CLIENT owns LocalBoard")
     client_mod = need("scraper_mod.forum.client", "CLIENT owns ForumClient")
     poller = need("scraper_mod.forum.poller", "CLIENT owns poll_topic")
     from scraper_mod.clock import FakeClock

@@ -63,10 +63,10 @@ PER_PAGE = 25
 def build_game(folder: Path, *, days: int, players_n: int, posts_per_day: int,
                seed: int = 7) -> dict:
     """Write game.toml and state.sqlite3 under ``folder``; returns the script's facts."""
-    lb = need("scraper_mod.forum.localboard", "CLIENT owns LocalBoard")
+    lb = need("scraper_mod.demo.localboard", "CLIENT owns LocalBoard")
     parser = need("scraper_mod.forum.parser", "PARSER owns parse_topic_page")
     poller = need("scraper_mod.forum.poller", "CLIENT owns canonical_topic_url")
-    from scraper_mod.context import open_game
+    from scraper_mod.game.context import open_game
 
     rng = random.Random(seed)
     players = game_players(players_n)
@@ -164,13 +164,13 @@ def child(mode: str, folder: Path, days: int, lynches: list[str], *,
     import importlib
     import tracemalloc
 
-    from scraper_mod.context import open_game
-    from scraper_mod.resolving import compute_day, resolve_day_files
+    from scraper_mod.game.context import open_game
+    from scraper_mod.game.resolve import compute_day, resolve_day_files
 
     # what the work imports lazily is imported before the clock starts: the figure is the
     # work, not the interpreter's first import of the forum client and the mail parser
-    for mod in ("scraper_mod.tallying", "scraper_mod.moves.intake", "scraper_mod.forum.poller",
-                "scraper_mod.rules.moves", "scraper_mod.rules.night", "scraper_mod.preview",
+    for mod in ("scraper_mod.game.tally", "scraper_mod.moves.intake", "scraper_mod.forum.poller",
+                "scraper_mod.rules.moves", "scraper_mod.rules.night", "scraper_mod.posts.preview",
                 "scraper_mod.rules.votes", "scraper_mod.rules.deal"):
         try:
             importlib.import_module(mod)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from scraper_mod.cli import main
-from scraper_mod.forum.localboard import LocalBoard
+from scraper_mod.demo.localboard import LocalBoard
 
 PHPBB = Path(__file__).resolve().parent.parent / "fixtures" / "phpbb"
 PAGES = PHPBB / "phpbb-3.3.15"

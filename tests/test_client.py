@@ -21,7 +21,7 @@ from scraper_mod.errors import (BoardDisabledError, FetchError, LoginRequiredErr
                                 TopicNotFoundError)
 from scraper_mod.forum.client import (ForumClient, find_login_form, parse_http_date,
                                       retry_after_seconds)
-from scraper_mod.forum.localboard import LocalBoard
+from scraper_mod.demo.localboard import LocalBoard
 
 BASE = "https://forum.example.org/"
 TOPIC = BASE + "viewtopic.php?t=4"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from scraper_mod.cli import main
-from scraper_mod.config import load_game
+from scraper_mod.game.config import load_game
 from scraper_mod.errors import RulesError
 from scraper_mod.rules.deal import (default_counts, deal_roles, effective_duty,
                                     effective_players, effective_random_list, role_card,

@@ -12,8 +12,8 @@ import json
 import pytest
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.context import open_game
-from scraper_mod.demo import EXPECTED, PLAYERS, RANDOM_LIST, at, run_demo
+from scraper_mod.game.context import open_game
+from scraper_mod.demo.world import EXPECTED, PLAYERS, RANDOM_LIST, at, run_demo
 from scraper_mod.errors import ScraperModError
 
 # (day, nick, role, how) in order: each day's jailed player first, then the night's dead.
@@ -68,7 +68,7 @@ def test_day_2_cutoff_edit_and_tie_R2_6_R2_7_R3(played):
     """19:59:59 counts, 20:00:00 does not; Гоша's post edited at 20:00:30 keeps its earlier
     vote; 4:4 goes to the random list."""
     _, _, folder = played
-    from scraper_mod.tallying import tally_day
+    from scraper_mod.game.tally import tally_day
     ctx = open_game(folder, clock=FakeClock(at(20, 12)))
     try:
         t = tally_day(ctx, 2).to_json()
@@ -88,7 +88,7 @@ def test_day_2_cutoff_edit_and_tie_R2_6_R2_7_R3(played):
 
 def test_frozen_votes_do_not_count_R5_4(played):
     _, _, folder = played
-    from scraper_mod.tallying import tally_day
+    from scraper_mod.game.tally import tally_day
     ctx = open_game(folder, clock=FakeClock(at(20, 12)))
     try:
         d3 = tally_day(ctx, 3).to_json()

@@ -23,11 +23,11 @@ import pytest
 import requests
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.context import open_game
+from scraper_mod.game.context import open_game
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.poller import canonical_topic_url, poll_topic, stored_posts
 from scraper_mod.store import Store
-from scraper_mod.tallying import tally_day
+from scraper_mod.game.tally import tally_day
 
 ROOT = Path(__file__).resolve().parent.parent
 V33 = ROOT / "fixtures" / "phpbb" / "phpbb-3.3.15"
@@ -101,8 +101,8 @@ class FixtureBoard:
 @pytest.fixture
 def ctx():
     clock = FakeClock(datetime(2024, 4, 9, 20, 35, 10, tzinfo=MSK))
-    from scraper_mod.config import load_game
-    from scraper_mod.context import GameContext
+    from scraper_mod.game.config import load_game
+    from scraper_mod.game.context import GameContext
     from scraper_mod.store import Store
     # the fixture game's folder is never written: no state file is opened there
     c = GameContext(game=load_game(GAME), store=Store(":memory:"), clock=clock)

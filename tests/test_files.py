@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from scraper_mod.files import write_atomic
+from scraper_mod.posts.dayfolder import write_atomic
 
 
 def test_write_atomic_replaces_whole_file(tmp_path):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.context import open_game
+from scraper_mod.game.context import open_game
 from scraper_mod.moves.intake import day_moves, day_orders, poll_moves
 from scraper_mod.moves.sources import ImapSource
 

@@ -78,7 +78,7 @@ def test_console_script_runs_from_another_folder(installed):
 
 def test_installed_package_ships_its_templates(installed):
     env_dir, base = installed
-    code = ("import scraper_mod.render as r, pathlib; d = r.templates_dir(); "
+    code = ("import scraper_mod.posts.render as r, pathlib; d = r.templates_dir(); "
             "print(d); print(len(list(d.glob('*.j2'))))")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     r = subprocess.run([str(env_dir / "bin" / "python"), "-c", code], cwd=base,

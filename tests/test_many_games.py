@@ -26,13 +26,13 @@ import pytest
 
 from scraper_mod.cli import main
 from scraper_mod.cli.many import folder_status
-from scraper_mod.config import load_game
-from scraper_mod.context import open_game
+from scraper_mod.game.config import load_game
+from scraper_mod.game.context import open_game
 from scraper_mod.daemon.boards import BoardRegistry, board_key
 from scraper_mod.daemon.many import Host, find_games
-from scraper_mod.demo import ScriptedClock
-from scraper_mod.forum.localboard import LocalBoard
-from scraper_mod.schedule import running_pid
+from scraper_mod.demo.world import ScriptedClock
+from scraper_mod.demo.localboard import LocalBoard
+from scraper_mod.daemon.scheduler import running_pid
 
 MSK = ZoneInfo("Europe/Moscow")
 # ten players, the civilians first on the random list: no vote -> a civilian jailed a day
@@ -172,7 +172,7 @@ def test_a_broken_game_beside_good_ones(boards, tmp_path, caplog, monkeypatch, c
     clock.schedule(msk(12, 19), lambda: setattr(b2, "disabled", True))
     clock.schedule(msk(13, 12), lambda: setattr(b2, "disabled", False))
     # a bug in one game's day: its resolution raises (not a ScraperModError) twice
-    import scraper_mod.schedule as schedule
+    import scraper_mod.daemon.scheduler as schedule
     real = schedule.resolve_due
     calls = {"n": 0}
 

@@ -12,7 +12,7 @@ import os
 import pytest
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.context import open_game
+from scraper_mod.game.context import open_game
 from scraper_mod.moves.intake import poll_moves
 
 from servers.movegame import MAIL, deliver, mail, maildir, make_game, msk

@@ -12,7 +12,7 @@ import pytest
 import responses
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.context import open_game
+from scraper_mod.game.context import open_game
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.moves.intake import day_moves, day_orders, poll_moves
 from scraper_mod.moves.sources import PhpbbPmSource
@@ -128,7 +128,7 @@ def test_pm_on_a_live_board_with_relative_dates(tmp_path):
     receive time is the latest instant the shown date allows, so a PM seen before the deadline
     is on time and one whose minute cannot be told from the deadline, seen after it, is late
     (as R2.6 decides for posts). A PM from an earlier game is not fetched."""
-    from scraper_mod.forum.localboard import LocalBoard
+    from scraper_mod.demo.localboard import LocalBoard
     clock = FakeClock(msk("2024-04-09 19:50:00"))
     with LocalBoard(language="ru", clock=clock, username="admin", password="host-pass",
                     relative_dates=True) as board:

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from scraper_mod.cli import main
-from scraper_mod.forum.localboard import LocalBoard
+from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.forum.poller import stored_posts
 from scraper_mod.store import Store
 

@@ -153,7 +153,7 @@ def test_an_evening_on_autopilot_on_the_real_board(real_board, tmp_path):
     assert [p["author"] for p in posts] == ["admin", "admin"]
     assert "Игрок-7" in posts[1]["text"]
     # the day-2 topic is open in the game forum with the day start, and it is day 2's topic
-    from scraper_mod.context import open_game
+    from scraper_mod.game.context import open_game
     ctx = open_game(game)
     try:
         day2 = ctx.topic_for_day(2)

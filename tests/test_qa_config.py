@@ -11,7 +11,7 @@ import pytest
 
 from qa_game import copy_game, edit, without_root_powers
 from scraper_mod.cli import main
-from scraper_mod.config import load_game
+from scraper_mod.game.config import load_game
 from scraper_mod.errors import ConfigError
 
 TOPIC = 'topic = "http://127.0.0.1/viewtopic.php?t=4"'

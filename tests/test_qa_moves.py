@@ -41,7 +41,7 @@ def test_moves_after_deal_use_the_dealt_roles(tmp_path, capsys):
     from datetime import datetime
     from zoneinfo import ZoneInfo
 
-    from scraper_mod.context import open_game
+    from scraper_mod.game.context import open_game
     from scraper_mod.rules.deal import effective_players
     from scraper_mod.rules.model import Role
 

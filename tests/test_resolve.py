@@ -16,13 +16,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scraper_mod import resolving
+from scraper_mod.game import resolve as resolving
 from scraper_mod.cli import main
 from scraper_mod.clock import FakeClock
-from scraper_mod.context import open_game
+from scraper_mod.game.context import open_game
 from scraper_mod.errors import RulesError, StorageError
-from scraper_mod.forum.localboard import LocalBoard
-from scraper_mod.resolving import recover_out_dir, resolve_day_files, write_day_files
+from scraper_mod.demo.localboard import LocalBoard
+from scraper_mod.game.resolve import recover_out_dir, resolve_day_files, write_day_files
 
 MSK = ZoneInfo("Europe/Moscow")
 PLAYERS = [("Вася", "boss", 201, "vasya@example.org"), ("Игорь", "mafia", 202, "igor@example.org"),
@@ -451,7 +451,7 @@ def test_a_killed_process_mid_swap_is_recovered(tmp_path):
     script = f"""
 import os, sys
 from pathlib import Path
-from scraper_mod import resolving
+from scraper_mod.game import resolve as resolving
 resolving._exchange = lambda a, b: False
 def die(step):
     if step == "old-moved":

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from scraper_mod.forum.localboard import LocalBoard
+from scraper_mod.demo.localboard import LocalBoard
 
 from test_schedule_live import vote, write_game
 
@@ -109,5 +109,5 @@ def test_a_real_run_writes_the_day_within_30_s_of_deadline_plus_grace(tmp_path):
         assert "got SIGTERM: stopping" in log and "stopped (stop)" in log
         assert "Traceback" not in err
         # the lock is free again
-        from scraper_mod.schedule import running_pid
+        from scraper_mod.daemon.scheduler import running_pid
         assert running_pid(game) is None

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.context import open_game
+from scraper_mod.game.context import open_game
 from scraper_mod.errors import FetchError, ScraperModError
-from scraper_mod.schedule import (Daemon, GameLock, PollResult, Resolution, fmt_delta,
+from scraper_mod.daemon.scheduler import (Daemon, GameLock, PollResult, Resolution, fmt_delta,
                                   game_status, running_pid, topic_title_regex)
 
 MSK = ZoneInfo("Europe/Moscow")

@@ -19,10 +19,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from scraper_mod.cli import main
-from scraper_mod.context import open_game
-from scraper_mod.demo import ScriptedClock
-from scraper_mod.forum.localboard import LocalBoard
-from scraper_mod.schedule import Daemon, LiveOps
+from scraper_mod.game.context import open_game
+from scraper_mod.demo.world import ScriptedClock
+from scraper_mod.demo.localboard import LocalBoard
+from scraper_mod.daemon.scheduler import Daemon, LiveOps
 
 MSK = ZoneInfo("Europe/Moscow")
 NICKS = [("Вася", "boss", 301), ("Игорь", "mafia", 302), ("Маша", "commissar", 303),
@@ -116,7 +116,7 @@ def test_status_and_day_commands_on_a_live_game(world, capsys, monkeypatch):
     Daemon(ctx, ops=LiveOps()).run(until=msk(14, 18, 30))   # one poll: 6 votes stored
     ctx.close()
 
-    import scraper_mod.context as context
+    import scraper_mod.game.context as context
     real_open = context.open_game
     monkeypatch.setattr("scraper_mod.cli.status.open_game",
                         lambda arg: real_open(arg, clock=clock))
@@ -168,7 +168,7 @@ def test_the_next_day_is_found_in_the_forum_by_its_title(world):
     """open_next_day: the newest topic of [forum] forum whose title matches title_pattern for
     that day («День 2», not «День 12»), never a topic already used by another day."""
     clock, board, t, folder = world
-    from scraper_mod.schedule import open_next_day
+    from scraper_mod.daemon.scheduler import open_next_day
     text = (folder / "game.toml").read_text(encoding="utf-8")
     text = text.replace("retries = 1\n", f'retries = 1\nforum = "{board.url}viewforum.php?f=3"\n')
     (folder / "game.toml").write_text(text, encoding="utf-8")

@@ -21,9 +21,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.context import open_game
+from scraper_mod.game.context import open_game
 from scraper_mod.forum.parser import parse_topic_page
-from scraper_mod.tallying import tally_day
+from scraper_mod.game.tally import tally_day
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = ROOT / "fixtures" / "phpbb" / "phpbb-3.3.15"
@@ -118,8 +118,8 @@ def versions_of(folder: str) -> list:
 
 @pytest.fixture(scope="module")
 def ctx():
-    from scraper_mod.config import load_game
-    from scraper_mod.context import GameContext
+    from scraper_mod.game.config import load_game
+    from scraper_mod.game.context import GameContext
     from scraper_mod.store import Store
     # the fixture game's folder is never written: no state file is opened there
     c = GameContext(game=load_game(GAME), store=Store(":memory:"), clock=FakeClock(datetime(2024, 4, 9, 21, 0, tzinfo=MSK)))

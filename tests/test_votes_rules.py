@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scraper_mod.forum.localboard import LocalBoard
+from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.forum.model import Colored, Hidden, Post
 from scraper_mod.forum.parser import parse_topic_page
 from scraper_mod.rules.colors import is_vote_color, normalize_color

@@ -8,9 +8,9 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.context import open_game
+from scraper_mod.game.context import open_game
 from scraper_mod.forum.poller import canonical_topic_url
-from scraper_mod.tallying import tally_day
+from scraper_mod.game.tally import tally_day
 from test_votes_fixture import versions_of
 
 ROOT = Path(__file__).resolve().parent.parent

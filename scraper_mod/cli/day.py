@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
-from ..context import open_game
+from ..game.context import open_game
 from ..errors import ConfigError, RulesError, ScraperModError
 from .common import add_game_argument, parse_time_arg
 

@@ -4,7 +4,7 @@ prints each day's newspaper and a summary. No network, no set-up; well under a m
 
 from __future__ import annotations
 
-from ..demo import run_demo
+from ..demo.world import run_demo
 
 
 def register(sub) -> None:

@@ -10,11 +10,11 @@ import threading
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from ..context import open_game
-from ..config import load_game
+from ..game.context import open_game
+from ..game.config import load_game
 from ..daemon.many import Host, find_games
 from ..errors import ScraperModError
-from ..schedule import GameLock, fmt_delta, game_status, log as daemon_log
+from ..daemon.scheduler import GameLock, fmt_delta, game_status, log as daemon_log
 from .common import print_json
 
 PROBLEM_WINDOW = timedelta(minutes=15)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 
-from ..context import open_game
+from ..game.context import open_game
 from ..errors import MailboxError
 from .common import add_game_argument, print_json
 
@@ -30,7 +30,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from ..moves.intake import day_moves, poll_moves
-    from ..tallying import current_day
+    from ..game.tally import current_day
     ctx = open_game(args.game)
     try:
         status = 0

@@ -50,9 +50,9 @@ def _moves_summary(report) -> str:
 
 
 def run(args) -> int:
-    from ..context import open_game
+    from ..game.context import open_game
     from ..forum.poller import poll_day
-    from ..tallying import current_day
+    from ..game.tally import current_day
 
     ctx = open_game(args.game)
     status = 0

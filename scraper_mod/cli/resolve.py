@@ -7,8 +7,8 @@ report and ``result.json``.
 
 from __future__ import annotations
 
-from ..context import open_game
-from ..resolving import ResolveOutcome, default_day, resolve_day_files
+from ..game.context import open_game
+from ..game.resolve import ResolveOutcome, default_day, resolve_day_files
 from .common import add_game_argument, print_json
 
 

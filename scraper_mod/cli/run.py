@@ -13,10 +13,10 @@ import signal
 import threading
 from pathlib import Path
 
-from ..context import open_game
+from ..game.context import open_game
 from ..errors import ConfigError, ScraperModError
 from ..posts.publish import auto_publish
-from ..schedule import Daemon, GameLock, LiveOps, log as daemon_log
+from ..daemon.scheduler import Daemon, GameLock, LiveOps, log as daemon_log
 from .common import add_game_argument
 
 

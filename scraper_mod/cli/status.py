@@ -7,9 +7,9 @@ days, and whether a ``scraper-mod run`` is running for the game.
 
 from __future__ import annotations
 
-from ..context import open_game
+from ..game.context import open_game
 from ..posts.publish import failures
-from ..schedule import game_status
+from ..daemon.scheduler import game_status
 from .common import add_game_argument, print_json
 
 

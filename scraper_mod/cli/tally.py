@@ -33,9 +33,9 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..context import open_game
+    from ..game.context import open_game
     from ..errors import ConfigError
-    from ..tallying import current_day, tally_day
+    from ..game.tally import current_day, tally_day
 
     ctx = open_game(args.game)
     try:

@@ -28,8 +28,8 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 from ..errors import MailboxError, ScraperModError
-from ..files import write_atomic
-from ..render import render_text
+from ..posts.dayfolder import write_atomic
+from ..posts.render import render_text
 from ..rules.deal import effective_duty, effective_players, effective_random_list
 from ..rules.model import Move, Player
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ..context import GameContext
+from ..game.context import GameContext
 from ..errors import ConfigError, FetchError, ForumError, ScraperModError
-from ..files import write_atomic
+from ..posts.dayfolder import write_atomic
 from ..forum.parser import parse_forum_page
 from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
-from ..resolving import safe_file_name
+from ..game.resolve import safe_file_name
 from ..rules.deal import safe_filename
 
 log = logging.getLogger(__name__)
@@ -344,7 +344,7 @@ def _record(ctx: GameContext, item: Item, status: str, pid: int | None, url: str
 
 
 def _writer(ctx: GameContext) -> ForumWriter:
-    from ..schedule import make_client
+    from ..daemon.scheduler import make_client
     return ForumWriter(make_client(ctx))
 
 

@@ -109,7 +109,7 @@ _ORDER_FIELDS = set(NightOrders.__dataclass_fields__)
 
 def scenario_from_dict(data: Mapping, *, path: str | Path = "scenario.toml") -> Scenario:
     """A scenario from its parsed TOML/JSON. Errors are ``ConfigError`` naming the key."""
-    from ..config import parse_game  # the game-file part is validated like game.toml
+    from ..game.config import parse_game  # the game-file part is validated like game.toml
 
     path = Path(path)
     data = dict(data)

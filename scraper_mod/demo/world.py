@@ -45,8 +45,8 @@ from pathlib import Path
 from typing import Callable
 from zoneinfo import ZoneInfo
 
-from .clock import FakeClock
-from .errors import ScraperModError
+from ..clock import FakeClock
+from ..errors import ScraperModError
 
 MSK = ZoneInfo("Europe/Moscow")
 TITLE = "Мафия-демо"
@@ -349,7 +349,7 @@ class DemoWorld:
     """The board, the Maildir and the script, wired to one ``ScriptedClock``."""
 
     def __init__(self, folder: Path, clock: ScriptedClock) -> None:
-        from .forum.localboard import LocalBoard
+        from .localboard import LocalBoard
         self.folder = folder
         self.clock = clock
         self.board = LocalBoard(language="ru", clock=clock, title="Мафия-клуб (демо)",
@@ -469,9 +469,9 @@ def _prepare_folder(keep: str | Path | None) -> tuple[Path, bool]:
 def run_demo(*, keep: str | Path | None = None, out: Callable[[str], None] = print,
              verbose: bool = False) -> DemoResult:
     """Play the built-in game; ``out`` gets each line to show. Returns what was played."""
-    from .cli import deal as deal_cmd
-    from .context import open_game
-    from .schedule import Daemon, LiveOps, Resolution
+    from ..cli import deal as deal_cmd
+    from ..game.context import open_game
+    from ..daemon.scheduler import Daemon, LiveOps, Resolution
 
     started = _time.monotonic()
     folder, temporary = _prepare_folder(keep)

@@ -48,10 +48,10 @@ from typing import Callable, Protocol
 
 import schedule as schedule_lib
 
-from .clock import Clock, SystemClock
-from .config import GAME_FILE, load_game
-from .context import GameContext
-from .errors import ConfigError, ForumError, MailboxError, RulesError, ScraperModError
+from ..clock import Clock, SystemClock
+from ..game.config import GAME_FILE, load_game
+from ..game.context import GameContext
+from ..errors import ConfigError, ForumError, MailboxError, RulesError, ScraperModError
 
 log = logging.getLogger("scraper_mod.run")
 
@@ -120,7 +120,7 @@ class DaemonOps(Protocol):
 
 def make_client(ctx: GameContext):
     """A ``ForumClient`` for the game's board (``[forum]``), on the game's clock."""
-    from .forum.session import game_client
+    from ..forum.session import game_client
     if not ctx.game.forum.url:
         raise ConfigError("no [forum] url: the daemon has no board to read",
                           path=str(ctx.game.path), key="forum.url",
@@ -152,9 +152,9 @@ def poll_moves_once(ctx: GameContext, *, answer: bool = True,
     """
     if not ctx.game.moves.source:
         return 0, ()
-    from .moves.intake import poll_moves
-    from .moves.sources import source_for
-    from .forum.session import game_client
+    from ..moves.intake import poll_moves
+    from ..moves.sources import source_for
+    from ..forum.session import game_client
     source = source_for(ctx.game, client_factory=lambda: client or game_client(ctx))
     fetch = source.fetch_new(ctx.store, now=ctx.now())
     errors = tuple(fetch.errors)
@@ -176,7 +176,7 @@ def poll_once(ctx: GameContext, day: int, *, full: bool = False, client=None,
     topic = ctx.topic_for_day(day)
     report = None
     if topic:
-        from .forum.poller import poll_topic
+        from ..forum.poller import poll_topic
         client = client or make_client(ctx)
         report = poll_topic(client, ctx.store, topic, now=ctx.now, full=full,
                             board_tz=ctx.game.timezone)
@@ -212,7 +212,7 @@ def resolve_due(ctx: GameContext, day: int) -> Resolution:
     """Resolve day ``day`` (its deadline has passed and its final re-scan is done) and write
     ``out/day-N/`` (``resolving.resolve_day_files``, offline: the daemon re-scanned already).
     The store then holds the day's resolution."""
-    from .resolving import resolve_day_files
+    from ..game.resolve import resolve_day_files
     out = resolve_day_files(ctx, day, offline=True)
     result = out.result.to_json()
     return Resolution(day=day, out_dir=out.out_dir, files=tuple(sorted(out.files)),
@@ -257,8 +257,8 @@ def open_next_day(ctx: GameContext, day: int, *, client=None) -> str | None:
     known = ctx.topic_for_day(day)
     if known or not ctx.game.forum.forum:
         return known
-    from .forum.parser import parse_forum_page
-    from .forum.poller import canonical_topic_url
+    from ..forum.parser import parse_forum_page
+    from ..forum.poller import canonical_topic_url
     rx = topic_title_regex(ctx.game.forum.title_pattern, day)
     client = client or make_client(ctx)
     page = client.get_page(ctx.game.forum.forum)
@@ -308,7 +308,7 @@ class LiveOps:
 
     def read_deadline(self, ctx: GameContext, day: int):
         """R2.11: the day's topic read at its deadline (``forum.poller.read_at_deadline``)."""
-        from .forum.poller import read_at_deadline
+        from ..forum.poller import read_at_deadline
         return read_at_deadline(self.client(ctx), ctx.store, ctx.topic_for_day(day),
                                 deadline=ctx.calendar().deadline(day), now=ctx.now,
                                 board_tz=ctx.game.timezone)
@@ -1023,7 +1023,7 @@ def _leaders(ctx: GameContext, day: int, now: datetime) -> tuple[tuple, int | No
     if not ctx.topic_for_day(day):
         return (), None, "no topic yet"
     try:
-        from .tallying import tally_day
+        from ..game.tally import tally_day
         tally = tally_day(ctx, day, as_of=now)
     except ImportError:
         return (), None, "the vote count is not available in this build"
@@ -1046,7 +1046,7 @@ def _moves_received(ctx: GameContext, day: int) -> tuple[int, tuple[str, ...]]:
     hi = cal.deadline(day)
     msgs = [m for m in ctx.store.messages()
             if (lo is None or m.received_at > lo) and m.received_at <= hi]
-    from .moves.intake import read_letter
+    from ..moves.intake import read_letter
     senders: list[str] = []
     for m in msgs:
         s = read_letter(m).sender        # mail, queue file or phpBB PM; None if unreadable

@@ -36,12 +36,12 @@ from zoneinfo import ZoneInfo
 
 import jinja2
 
-from .errors import ConfigError, RulesError, StorageError
-from .notes import note_lines
-from .render import ZWSP, bbcode_inert, environment, render_text
-from .rules.model import ROLE_NAMES, DayResult, Move, Role, RuleOptions, Vote
-from .rules.moves import REASONS as MOVE_REASONS
-from .rules.notes import Note
+from ..errors import ConfigError, RulesError, StorageError
+from ..posts.notes import note_lines
+from ..posts.render import ZWSP, bbcode_inert, environment, render_text
+from ..rules.model import ROLE_NAMES, DayResult, Move, Role, RuleOptions, Vote
+from ..rules.moves import REASONS as MOVE_REASONS
+from ..rules.notes import Note
 
 # ---------------------------------------------------------------------------------------------
 # Formatting helpers handed to the templates as ``fmt``
@@ -236,7 +236,7 @@ class RandomReveal:
         """The exact text whose SHA-256 is the commitment (``randomlist.commitment_text``)."""
         if not self.salt:
             return None
-        from .rules.randomlist import commitment_text
+        from ..rules.randomlist import commitment_text
         return commitment_text(list(self.order), self.salt)
 
 
@@ -725,8 +725,8 @@ def default_day(ctx) -> int:
 def initial_game_state(ctx):
     """The state before day 1: the game file's players with the dealt roles, the duty mafioso
     and the random list (``scraper-mod deal``'s, unless the game file gives them)."""
-    from .rules.deal import effective_duty, effective_players, effective_random_list
-    from .rules.state import initial_state
+    from ..rules.deal import effective_duty, effective_players, effective_random_list
+    from ..rules.state import initial_state
     deal = ctx.store.get("deal")
     return initial_state(effective_players(ctx.game, deal), effective_duty(ctx.game, deal),
                          effective_random_list(ctx.game, deal) or ())
@@ -734,7 +734,7 @@ def initial_game_state(ctx):
 
 def state_before(ctx, day: int):
     """The game state day ``day`` starts from: the stored state after day ``day - 1``."""
-    from .rules.state import GameState
+    from ..rules.state import GameState
     if day == 1:
         return initial_game_state(ctx)
     stored = ctx.store.resolution(day - 1)
@@ -760,8 +760,8 @@ def final_scan(ctx, day: int) -> None:
 
     A topic that could not be read completely, or a move source that failed, stops the
     resolution: a day is never resolved on partial data."""
-    from .errors import ConfigError, ForumError, MailboxError
-    from .forum.poller import poll_day
+    from ..errors import ConfigError, ForumError, MailboxError
+    from ..forum.poller import poll_day
     if not ctx.topic_for_day(day):
         raise ConfigError(f"day {day} has no topic", path=str(ctx.game.path), key="days",
                           hint=f"add [[days]] number = {day} with its topic, or use --offline")
@@ -773,7 +773,7 @@ def final_scan(ctx, day: int) -> None:
                          hint="try again when the board answers, or resolve the stored "
                               "posts with --offline")
     if ctx.game.moves.source:
-        from .moves.intake import poll_moves
+        from ..moves.intake import poll_moves
         intake = poll_moves(ctx)
         if intake.fetch.errors:
             raise MailboxError(f"the last read of the moves failed: {intake.fetch.errors[0]}",
@@ -795,8 +795,8 @@ def build_report(ctx, day: int, *, tally, lynch, moves, orders, before, result,
                  after) -> DayReport:
     """The ``DayReport`` of a resolved day from the service objects (VOTES' ``DayTally``,
     MOVES' judged moves, CORE's states and result)."""
-    from .rules.votes import reason_text
-    from .tallying import post_link
+    from ..rules.votes import reason_text
+    from .tally import post_link
     game = ctx.game
     lang = game.language
     cal = ctx.calendar()
@@ -849,7 +849,7 @@ def build_report(ctx, day: int, *, tally, lynch, moves, orders, before, result,
 
 
 def _decide_lynch(tally, before, options):
-    from .rules.tally import decide_lynch
+    from ..rules.tally import decide_lynch
     leaders = [t for t in tally.tally.leaders if t in before.alive]
     if len(leaders) != 1 and not before.order:
         raise RulesError("the vote is tied or empty and the game has no random list (R3)",
@@ -874,10 +874,10 @@ def compute_day(ctx, day: int):
 
     Returns ``(report, files-independent parts)``: the ``DayReport``, the state after the
     day, the lynch and the night orders."""
-    from .moves.intake import day_moves
-    from .rules.moves import orders_from_moves
-    from .rules.night import resolve_day
-    from .tallying import tally_day
+    from ..moves.intake import day_moves
+    from ..rules.moves import orders_from_moves
+    from ..rules.night import resolve_day
+    from .tally import tally_day
     game = ctx.game
     before = checked_state_before(ctx, day)
     deadline = ctx.calendar().deadline(day)
@@ -903,7 +903,7 @@ def resolve_day_files(ctx, day: int | None = None, *, force: bool = False,
     correction of an earlier day carries through; later days that no longer happen (the game
     now ends earlier) are withdrawn from the store and from ``out/``.
     """
-    from .preview import preview_files
+    from ..posts.preview import preview_files
     if day is None:
         day = default_day(ctx)
     if day < 1:

@@ -20,13 +20,13 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from .context import GameContext
-from .errors import ConfigError, RulesError
-from .morphology import inflect
-from .render import render_text
-from .rules.model import Vote
-from .rules.names import name_index
-from .rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
-from .rules.votes import VoteNotes, extract_votes, reason_text
+from ..errors import ConfigError, RulesError
+from ..morphology import inflect
+from ..posts.render import render_text
+from ..rules.model import Vote
+from ..rules.names import name_index
+from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
+from ..rules.votes import VoteNotes, extract_votes, reason_text
 
 __all__ = ["DayState", "DayTally", "state_before_day", "tally_day", "vote_report",
            "day_versions", "post_link", "board_root"]
@@ -74,8 +74,8 @@ def state_before_day(ctx: GameContext, day: int) -> DayState:
 
     Unlike the resolution, a count never refuses: with day N-1 not resolved yet, it counts
     on the last known state and says so in ``notes``."""
-    from .rules.deal import effective_random_list
-    from .rules.state import GameState, last_word_windows, stored_state_json
+    from ..rules.deal import effective_random_list
+    from ..rules.state import GameState, last_word_windows, stored_state_json
 
     game = ctx.game
     random_list = tuple(effective_random_list(game, ctx.store.get("deal")) or ())
@@ -125,13 +125,13 @@ def state_before_day(ctx: GameContext, day: int) -> DayState:
 
 def day_versions(ctx: GameContext, topic: str) -> list:
     """Every stored version of the topic's posts with its first sighting (CLIENT's store)."""
-    from .forum.poller import stored_posts
+    from ..forum.poller import stored_posts
     return list(stored_posts(ctx.store, topic))
 
 
 def _deleted(ctx: GameContext, topic: str) -> dict[int, datetime]:
     """Posts of the topic found deleted by a full scan, with when they were found missing."""
-    from .forum.poller import canonical_topic_url
+    from ..forum.poller import canonical_topic_url
     return dict(ctx.store.deleted_posts(canonical_topic_url(topic)))
 
 
@@ -327,7 +327,7 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
             poll_day(ctx, day)
         versions = day_versions(ctx, topic)
         deleted = _deleted(ctx, topic)
-        from .forum.poller import deadline_posts
+        from ..forum.poller import deadline_posts
         at_deadline, read_failed = deadline_posts(ctx.store, topic, deadline)   # R2.11
     else:
         deleted, at_deadline, read_failed = {}, None, None
@@ -360,8 +360,8 @@ def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None
 def poll_day(ctx: GameContext, day: int):
     """Read the day's topic from the board once and store what is new (CLIENT's poller).
     A page that could not be read is an error: the count would be stale without saying so."""
-    from .errors import ForumError
-    from .forum import poller
+    from ..errors import ForumError
+    from ..forum import poller
     report = poller.poll_day(ctx, day)
     if report is not None and report.errors:
         first = report.errors[0]

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from .clock import Clock, SystemClock
+from ..clock import Clock, SystemClock
 from .config import Game, load_game
-from .errors import StorageError
-from .store import Store
+from ..errors import StorageError
+from ..store import Store
 
 
 @dataclass
@@ -27,7 +27,7 @@ class GameContext:
 
     def calendar(self):
         """The game's calendar (R1) with moved deadlines from [[days]] and the store."""
-        from .rules.calendar import Calendar
+        from ..rules.calendar import Calendar
         moved = {d.number: d.deadline for d in self.game.days if d.deadline is not None}
         moved.update({int(k): datetime.fromisoformat(v)
                       for k, v in self.store.get("moved_deadlines", {}).items()})

@@ -16,10 +16,10 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .errors import ConfigError, RulesError
-from .rules.calendar import MAX_DAYS, Calendar
-from .rules.model import Player, Role, RuleOptions
-from .rules.names import fold
+from ..errors import ConfigError, RulesError
+from ..rules.calendar import MAX_DAYS, Calendar
+from ..rules.model import Player, Role, RuleOptions
+from ..rules.names import fold
 
 GAME_FILE = "game.toml"
 STATE_FILE = "state.sqlite3"

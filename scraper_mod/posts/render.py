@@ -14,8 +14,8 @@ from pathlib import Path
 
 import jinja2
 
-_PACKAGE_TEMPLATES = Path(__file__).parent / "templates"
-_SOURCE_TEMPLATES = Path(__file__).parent.parent / "templates"
+_PACKAGE_TEMPLATES = Path(__file__).parent.parent / "templates"
+_SOURCE_TEMPLATES = Path(__file__).parent.parent.parent / "templates"
 
 ZWSP = "\u200b"
 _URLISH = re.compile(r"(?i)(https?|ftp)(://)|(www)(\.)")
