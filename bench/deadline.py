@@ -41,8 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _harness import CannotRun, Report, arg_parser, fmt_s, main_wrapper, need  # noqa: E402
-from _synth import (TopicWriter, final_votes, game_players, game_toml,  # noqa: E402
-                    move_mail, script_game)
+from _synth import TopicWriter, final_votes, game_players, game_toml, move_mail, script_game  # noqa: E402
 
 TARGET_TOTAL = 30.0
 TARGET_PARSE_RESOLVE = 2.0

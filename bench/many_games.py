@@ -46,8 +46,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _harness import CannotRun, Report, arg_parser, main_wrapper, need  # noqa: E402
-from _synth import (TopicWriter, final_votes, game_players, game_toml,  # noqa: E402
-                    move_mail, script_game)
+from _synth import TopicWriter, final_votes, game_players, game_toml, move_mail, script_game  # noqa: E402
 
 POSTS, MOVES, PLAYERS = 300, 40, 20
 TARGET_RSS_MB, TARGET_CPU, TARGET_SNAPSHOT, TARGET_LAST = 300.0, 1.0, 60.0, 600.0
@@ -66,10 +65,10 @@ def deliver(folder: Path, raw: bytes, at: datetime, n: int) -> None:
 def run(args, report: Report) -> None:
     lb = need("scraper_mod.demo.localboard", "LocalBoard")
     many = need("scraper_mod.daemon.many", "the many-games host")
-    from scraper_mod.game.config import ForumConfig
-    from scraper_mod.game.context import open_game
     from scraper_mod.daemon.boards import board_key
     from scraper_mod.demo.world import ScriptedClock
+    from scraper_mod.game.config import ForumConfig
+    from scraper_mod.game.context import open_game
 
     n_games = args.games or (10 if args.quick else 100)
     n_boards = args.boards or (2 if args.quick else 5)

@@ -30,8 +30,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import (CannotRun, Report, arg_parser, fmt_s, interleaved,  # noqa: E402
-                      main_wrapper, need)
+from _harness import CannotRun, Report, arg_parser, fmt_s, interleaved, main_wrapper, need  # noqa: E402
 
 MSK = ZoneInfo("Europe/Moscow")
 NICKS = ["Заяц", "Лев", "Боец", "Мать", "Дочь", "Лёд", "Вася", "Маша_2", "Big Joe",

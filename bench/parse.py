@@ -35,8 +35,17 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import (ROOT, CannotRun, Report, arg_parser, fmt_n, fmt_s,  # noqa: E402
-                      interleaved, main_wrapper, need)
+from _harness import (  # noqa: E402
+    ROOT,
+    CannotRun,
+    Report,
+    arg_parser,
+    fmt_n,
+    fmt_s,
+    interleaved,
+    main_wrapper,
+    need,
+)
 
 MSK = ZoneInfo("Europe/Moscow")
 TARGET_VS_NAIVE = 15.0

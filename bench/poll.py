@@ -35,8 +35,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import (CannotRun, Report, arg_parser, fmt_bytes, fmt_s,  # noqa: E402
-                      main_wrapper, need)
+from _harness import CannotRun, Report, arg_parser, fmt_bytes, fmt_s, main_wrapper, need  # noqa: E402
 from _synth import NICKS, TopicWriter  # noqa: E402
 
 MSK = ZoneInfo("Europe/Moscow")

@@ -49,10 +49,8 @@ from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _harness import (CannotRun, Report, arg_parser, fmt_s, main_wrapper,  # noqa: E402
-                      need)
-from _synth import (TopicWriter, final_votes, game_players, game_toml,  # noqa: E402
-                    move_mail, script_game)
+from _harness import CannotRun, Report, arg_parser, fmt_s, main_wrapper, need  # noqa: E402
+from _synth import TopicWriter, final_votes, game_players, game_toml, move_mail, script_game  # noqa: E402
 
 TARGET_SECONDS = 2.0
 TARGET_MB = 150.0

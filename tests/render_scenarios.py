@@ -10,10 +10,16 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from scraper_mod.game.resolve import (Candidate, DayReport, EditNote, RandomReveal, Rejected,
-                                   VoteLine, post_url)
-from scraper_mod.rules.model import (CheckResult, DayResult, Death, Move, MoveKind, Role,
-                                     RuleOptions)
+from scraper_mod.game.resolve import (
+    Candidate,
+    DayReport,
+    EditNote,
+    RandomReveal,
+    Rejected,
+    VoteLine,
+    post_url,
+)
+from scraper_mod.rules.model import CheckResult, DayResult, Death, Move, MoveKind, Role, RuleOptions
 from scraper_mod.rules.night import NightOrders as Orders
 from scraper_mod.rules.randomlist import commitment
 

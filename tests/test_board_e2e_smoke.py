@@ -4,8 +4,8 @@ scraper-mod's reader reads the post back as phpBB rendered it."""
 from __future__ import annotations
 
 import requests
-
 from conftest import GAME_FORUM_ID
+
 from scraper_mod.forum.parser import parse_topic_page
 
 

@@ -17,11 +17,19 @@ import requests
 import responses
 
 from scraper_mod import __version__
-from scraper_mod.errors import (BoardDisabledError, FetchError, LoginRequiredError,
-                                TopicNotFoundError)
-from scraper_mod.forum.client import (ForumClient, find_login_form, parse_http_date,
-                                      retry_after_seconds)
 from scraper_mod.demo.localboard import LocalBoard
+from scraper_mod.errors import (
+    BoardDisabledError,
+    FetchError,
+    LoginRequiredError,
+    TopicNotFoundError,
+)
+from scraper_mod.forum.client import (
+    ForumClient,
+    find_login_form,
+    parse_http_date,
+    retry_after_seconds,
+)
 
 BASE = "https://forum.example.org/"
 TOPIC = BASE + "viewtopic.php?t=4"
@@ -428,7 +436,8 @@ def test_real_topic_page_passes_get_page(ft):
 
 # -- header parsing never fails ---------------------------------------------------------------
 
-from hypothesis import given, strategies as st  # noqa: E402
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st
 
 
 @given(st.text(max_size=60))

@@ -6,9 +6,9 @@ from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
+from test_parser_helpers import moscow, truth
 
 from scraper_mod.forum.dates import DateParseError, parse_shown_date
-from test_parser_helpers import moscow, truth
 
 MSK = ZoneInfo("Europe/Moscow")
 # the board clock of the relative-dates captures: 2024-04-09 20:35:05 MSK

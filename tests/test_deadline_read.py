@@ -19,18 +19,17 @@ from datetime import datetime, timedelta
 
 import requests
 import responses
+from test_schedule_live import MSK, msk, vote, write_game
 
 from scraper_mod.cli import main
-from scraper_mod.game.context import open_game
+from scraper_mod.daemon.scheduler import Daemon, LiveOps
+from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.demo.world import ScriptedClock
 from scraper_mod.forum.client import ForumClient
-from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.forum.model import post_from_json
 from scraper_mod.forum.poller import canonical_topic_url, current_posts, poll_topic
-from scraper_mod.daemon.scheduler import Daemon, LiveOps
+from scraper_mod.game.context import open_game
 from scraper_mod.store import Store
-
-from test_schedule_live import MSK, msk, vote, write_game
 
 SILENT_RU = "правка без отметки после срока"
 

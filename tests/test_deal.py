@@ -11,11 +11,18 @@ from pathlib import Path
 import pytest
 
 from scraper_mod.cli import main
-from scraper_mod.game.config import load_game
 from scraper_mod.errors import RulesError
-from scraper_mod.rules.deal import (default_counts, deal_roles, effective_duty,
-                                    effective_players, effective_random_list, role_card,
-                                    safe_filename, setup_counts)
+from scraper_mod.game.config import load_game
+from scraper_mod.rules.deal import (
+    deal_roles,
+    default_counts,
+    effective_duty,
+    effective_players,
+    effective_random_list,
+    role_card,
+    safe_filename,
+    setup_counts,
+)
 from scraper_mod.rules.model import Player, Role
 from scraper_mod.rules.randomlist import commitment
 from scraper_mod.store import Store

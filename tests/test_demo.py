@@ -12,9 +12,9 @@ import json
 import pytest
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.game.context import open_game
 from scraper_mod.demo.world import EXPECTED, PLAYERS, RANDOM_LIST, at, run_demo
 from scraper_mod.errors import ScraperModError
+from scraper_mod.game.context import open_game
 
 # (day, nick, role, how) in order: each day's jailed player first, then the night's dead.
 DEATHS = [

@@ -13,8 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scraper_mod.errors import ParseError
-from scraper_mod.forum.feed import (FeedEntry, advertised_feed_url, feed_url_for,
-                                    parse_topic_feed)
+from scraper_mod.forum.feed import FeedEntry, advertised_feed_url, feed_url_for, parse_topic_feed
 
 ROOT = Path(__file__).resolve().parent.parent
 V33 = ROOT / "fixtures" / "phpbb" / "phpbb-3.3.15"

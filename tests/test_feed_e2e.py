@@ -23,11 +23,10 @@ import pytest
 import requests
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.game.context import open_game
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.poller import canonical_topic_url, poll_topic, stored_posts
-from scraper_mod.store import Store
 from scraper_mod.game.tally import tally_day
+from scraper_mod.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 V33 = ROOT / "fixtures" / "phpbb" / "phpbb-3.3.15"
@@ -103,7 +102,6 @@ def ctx():
     clock = FakeClock(datetime(2024, 4, 9, 20, 35, 10, tzinfo=MSK))
     from scraper_mod.game.config import load_game
     from scraper_mod.game.context import GameContext
-    from scraper_mod.store import Store
     # the fixture game's folder is never written: no state file is opened there
     c = GameContext(game=load_game(GAME), store=Store(":memory:"), clock=clock)
     yield c

@@ -5,15 +5,14 @@ judged by R5, answered through a real SMTP server (aiosmtpd on 127.0.0.1)."""
 from __future__ import annotations
 
 import pytest
+from servers.imap import PASSWORD, USER, Proxy, PymapServer, client_context
+from servers.movegame import MAIL, mail, make_game, msk
+from servers.smtp import SmtpServer
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.game.context import open_game
 from scraper_mod.moves.intake import day_moves, day_orders, poll_moves
 from scraper_mod.moves.sources import ImapSource
-
-from servers.imap import PASSWORD, USER, Proxy, PymapServer, client_context
-from servers.movegame import MAIL, mail, make_game, msk
-from servers.smtp import SmtpServer
 
 
 @pytest.fixture(scope="module")
@@ -202,10 +201,10 @@ def test_answers_over_starttls_with_a_login(tmp_path, monkeypatch):
 
     from aiosmtpd.controller import Controller
     from aiosmtpd.smtp import AuthResult
-
-    from scraper_mod.moves.intake import Answer, send_answer
     from servers.imap import CERT, KEY, free_port
     from servers.smtp import _Handler
+
+    from scraper_mod.moves.intake import Answer, send_answer
 
     tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     tls.load_cert_chain(str(CERT), str(KEY))

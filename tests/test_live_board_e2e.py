@@ -20,10 +20,11 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from conftest import BOARD_ADMIN, GAME_FORUM_ID
-from scraper_mod.game.context import open_game
+
+from scraper_mod.daemon.scheduler import Daemon, LiveOps
 from scraper_mod.forum.model import post_from_json
 from scraper_mod.forum.poller import canonical_topic_url
-from scraper_mod.daemon.scheduler import Daemon, LiveOps
+from scraper_mod.game.context import open_game
 
 MSK = ZoneInfo("Europe/Moscow")
 # the board's players (conftest BOARD_PLAYERS) with their forum user ids

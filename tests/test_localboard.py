@@ -17,9 +17,9 @@ import pytest
 import requests
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.errors import (BoardDisabledError, LoginRequiredError, TopicNotFoundError)
-from scraper_mod.forum.client import ForumClient, find_login_form
 from scraper_mod.demo.localboard import LocalBoard
+from scraper_mod.errors import BoardDisabledError, LoginRequiredError, TopicNotFoundError
+from scraper_mod.forum.client import ForumClient, find_login_form
 from scraper_mod.forum.parser import parse_forum_page, parse_topic_page
 
 MSK = ZoneInfo("Europe/Moscow")

@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from servers.movegame import MAIL, deliver, mail, maildir, make_game, msk
 
 from scraper_mod.cli import main
-
-from servers.movegame import MAIL, deliver, mail, maildir, make_game, msk
 
 
 def run(capsys, *args):

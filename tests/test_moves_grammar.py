@@ -4,12 +4,11 @@ votes (R2.3), several moves per message, the murder story (R5.2) and the secret 
 from __future__ import annotations
 
 import pytest
+from servers.movegame import PLAYERS
 
 from scraper_mod.moves.grammar import find_codes, parse_moves, text_has_code, verb_kind
 from scraper_mod.moves.targets import matcher_for
 from scraper_mod.rules.model import MoveKind, Player
-
-from servers.movegame import PLAYERS
 
 K, H, C, F = MoveKind.KILL, MoveKind.HEAL, MoveKind.CHECK, MoveKind.FREEZE
 

@@ -8,12 +8,11 @@ from datetime import datetime, timedelta
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from servers.movegame import MSK, PLAYERS
 
 from scraper_mod.rules.model import MoveKind, Player, Role, RuleOptions
 from scraper_mod.rules.moves import MoveRequest, identify, judge_moves, orders_from_moves
 from scraper_mod.rules.state import initial_state
-
-from servers.movegame import MSK, PLAYERS
 
 K, H, C, F = MoveKind.KILL, MoveKind.HEAL, MoveKind.CHECK, MoveKind.FREEZE
 DEADLINE = datetime(2024, 4, 9, 20, 0, tzinfo=MSK)

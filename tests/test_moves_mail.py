@@ -5,14 +5,13 @@ mislabelled charset, damaged and binary messages."""
 from __future__ import annotations
 
 import pytest
+from servers.movegame import MAIL, PLAYERS
 
 from scraper_mod.errors import MailboxError
 from scraper_mod.moves.grammar import parse_moves
 from scraper_mod.moves.mail import decode_message, html_to_text, sender_matches, strip_quotes
 from scraper_mod.moves.targets import matcher_for
 from scraper_mod.rules.model import MoveKind, Player
-
-from servers.movegame import MAIL, PLAYERS
 
 
 def load(name):

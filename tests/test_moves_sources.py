@@ -9,14 +9,12 @@ import os
 from datetime import datetime, timezone
 
 import pytest
+from servers.imap import PASSWORD, USER, Proxy, PymapServer
+from servers.movegame import MAIL, deliver, mail, maildir, msk
 
 from scraper_mod.errors import MailboxError
-from scraper_mod.moves.sources import (ImapSource, MaildirSource, QueueSource,
-                                       parse_internaldate)
+from scraper_mod.moves.sources import ImapSource, MaildirSource, QueueSource, parse_internaldate
 from scraper_mod.store import Store
-
-from servers.imap import PASSWORD, USER, PymapServer, Proxy
-from servers.movegame import MAIL, deliver, mail, maildir, msk
 
 NOW = datetime(2024, 4, 9, 17, 30, tzinfo=timezone.utc)
 

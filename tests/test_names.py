@@ -9,8 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scraper_mod.rules.model import Player
-from scraper_mod.rules.names import (Match, NameIndex, NoMatch, edit_distance, fold,
-                                     match_nick)
+from scraper_mod.rules.names import Match, NameIndex, NoMatch, edit_distance, fold, match_nick
 
 PLAYERS = [("Вася", ("Василий",)), ("Маша_2", ()), ("Big Joe", ("Джо",)), ("Алексей", ()),
            ("NightOwl", ("Сова",)), ("Игрок-7", ()), ("Ёжик в тумане", ()),

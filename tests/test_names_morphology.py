@@ -76,10 +76,11 @@ def test_r2_3_a_real_day_counts_votes_written_in_dictionary_forms(tmp_path):
     from pathlib import Path
     from zoneinfo import ZoneInfo
 
+    from test_votes_fixture import versions_of
+
     from scraper_mod.clock import FakeClock
     from scraper_mod.game.context import open_game
     from scraper_mod.game.tally import tally_day
-    from test_votes_fixture import versions_of
 
     msk = ZoneInfo("Europe/Moscow")
     root = Path(__file__).resolve().parent.parent

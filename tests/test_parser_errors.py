@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import pytest
-
-from scraper_mod.errors import (BoardDisabledError, ForumError, LoginRequiredError,
-                                NotPhpbbError, ParseError, TopicNotFoundError)
-from scraper_mod.forum.parser import parse_forum_page, parse_topic_page
 from test_parser_helpers import PHPBB, V33, page
+
+from scraper_mod.errors import (
+    BoardDisabledError,
+    ForumError,
+    LoginRequiredError,
+    NotPhpbbError,
+    ParseError,
+    TopicNotFoundError,
+)
+from scraper_mod.forum.parser import parse_forum_page, parse_topic_page
 
 REAL = [
     ("prosilver-ru", "guest_viewtopic_t9999_not_found.html", TopicNotFoundError,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_parser_helpers import OTHER, page
 
 from scraper_mod.errors import ForumError
 from scraper_mod.forum.model import TopicPage
 from scraper_mod.forum.parser import parse_forum_page, parse_topic_page
-from test_parser_helpers import OTHER, page
 
 PAGES = [page(f, n) for f, n in [
     ("prosilver-ru", "guest_viewtopic_t4_start0.html"),

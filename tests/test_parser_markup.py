@@ -5,10 +5,10 @@ the BBCode (s9e text formatter output; the board's [spoiler] BBCode as the READM
 from __future__ import annotations
 
 import pytest
+from test_parser_helpers import page
 
 from scraper_mod.forum.model import Hidden
 from scraper_mod.forum.parser import parse_topic_page
-from test_parser_helpers import page
 
 ORIGINAL = '<div class="content">Всем привет! Первый день, голосуем наугад?</div>'
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from test_parser_helpers import OTHER
 
 from scraper_mod.forum.parser import declared_timezone, parse_topic_file, parse_topic_page
-from test_parser_helpers import OTHER
 
 EN_12H = "%a %b %d, %Y %I:%M %p"
 PLUS1 = timezone(timedelta(hours=1))

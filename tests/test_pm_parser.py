@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from test_parser_helpers import BOARD, moscow, page, truth
 
 from scraper_mod.errors import LoginRequiredError, NotPhpbbError, ParseError
 from scraper_mod.forum.pm import parse_pm_inbox, parse_pm_view
-from test_parser_helpers import BOARD, moscow, page, truth
 
 PM = truth()["pm"]
 MSGS = {m["msg_id"]: m for m in PM["messages"]}

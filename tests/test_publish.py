@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.game.context import open_game
 from scraper_mod.demo.localboard import LocalBoard
+from scraper_mod.game.context import open_game
 from scraper_mod.posts import publish as pub
 
 PASSWORD = "s3cret-host-pw"

@@ -9,8 +9,8 @@ account, resolves day 1 and posts through the same board's forms.
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import signal
 import subprocess
 import sys

@@ -7,11 +7,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from qa_game import copy_game
+
 from scraper_mod.cli import main
 from scraper_mod.store import Store
-
 
 
 @pytest.fixture

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from qa_game import copy_game, edit, without_root_powers
+
 from scraper_mod.cli import main
-from scraper_mod.game.config import load_game
 from scraper_mod.errors import ConfigError
+from scraper_mod.game.config import load_game
 
 TOPIC = 'topic = "http://127.0.0.1/viewtopic.php?t=4"'
 

@@ -10,13 +10,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from qa_game import copy_game, edit, without_root_powers
-from scraper_mod.cli import main
-from scraper_mod.game.context import open_game
-from scraper_mod.errors import StorageError
-from scraper_mod.store import Store
 
+from scraper_mod.cli import main
+from scraper_mod.errors import StorageError
+from scraper_mod.game.context import open_game
+from scraper_mod.store import Store
 
 
 @pytest.fixture

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).parent))
 from render_scenarios import SCENARIOS, scenario  # noqa: E402
 
+from scraper_mod.game.resolve import code_table, render_day  # noqa: E402
 from scraper_mod.posts.preview import bbcode_to_html  # noqa: E402
 from scraper_mod.posts.render import ZWSP, bbcode_inert  # noqa: E402
-from scraper_mod.game.resolve import code_table, render_day  # noqa: E402
 
 EVIL = {
     "Вася": "[/b][url=http://x]y[/url]",

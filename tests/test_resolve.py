@@ -16,12 +16,12 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scraper_mod.game import resolve as resolving
 from scraper_mod.cli import main
 from scraper_mod.clock import FakeClock
-from scraper_mod.game.context import open_game
-from scraper_mod.errors import RulesError, StorageError
 from scraper_mod.demo.localboard import LocalBoard
+from scraper_mod.errors import RulesError, StorageError
+from scraper_mod.game import resolve as resolving
+from scraper_mod.game.context import open_game
 from scraper_mod.game.resolve import recover_out_dir, resolve_day_files, write_day_files
 
 MSK = ZoneInfo("Europe/Moscow")

@@ -161,7 +161,7 @@ def test_days_numbered_from_one():
 def test_r1_4_deadline_moved_past_the_day_start_does_not_skip_a_day():
     """R1.4: Thursday's deadline moved 20:00 -> 22:30; the next day starts after the usual
     hour of processing (23:30) and ends at Friday's regular 20:00, not a day later."""
-    from datetime import date, datetime, time
+    from datetime import date, datetime
     from zoneinfo import ZoneInfo
 
     from scraper_mod.rules.calendar import Calendar

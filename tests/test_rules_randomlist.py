@@ -8,8 +8,14 @@ import random
 import pytest
 
 from scraper_mod.errors import RulesError
-from scraper_mod.rules.randomlist import (commitment, commitment_text, draw_random_list,
-                                          new_salt, pick_random, verify_commitment)
+from scraper_mod.rules.randomlist import (
+    commitment,
+    commitment_text,
+    draw_random_list,
+    new_salt,
+    pick_random,
+    verify_commitment,
+)
 
 NICKS = ["Вася", "Маша_2", "Big Joe", "Алексей", "NightOwl", "Игрок-7", "Ёжик в тумане",
          "doc_Holiday"]

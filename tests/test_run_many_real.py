@@ -14,10 +14,10 @@ import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
 
-from scraper_mod.demo.localboard import LocalBoard
-
 from test_run_real import make_game, scraper_mod, wait_for
 from test_schedule_live import vote
+
+from scraper_mod.demo.localboard import LocalBoard
 
 
 def test_one_process_hosts_30_games_on_3_boards(tmp_path):

@@ -17,9 +17,9 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from scraper_mod.demo.localboard import LocalBoard
-
 from test_schedule_live import vote, write_game
+
+from scraper_mod.demo.localboard import LocalBoard
 
 MSK = ZoneInfo("Europe/Moscow")
 

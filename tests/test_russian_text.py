@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import sys
-from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -22,10 +21,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from render_scenarios import SCENARIOS, scenario  # noqa: E402
 from russian_text import check_en, check_ru  # noqa: E402
 
-from scraper_mod.game.config import load_game  # noqa: E402
 from scraper_mod.demo.world import run_demo  # noqa: E402
-from scraper_mod.posts.render import render_text  # noqa: E402
+from scraper_mod.game.config import load_game  # noqa: E402
 from scraper_mod.game.resolve import render_day  # noqa: E402
+from scraper_mod.posts.render import render_text  # noqa: E402
 from scraper_mod.rules.deal import role_card  # noqa: E402
 from scraper_mod.rules.model import Role  # noqa: E402
 from scraper_mod.rules.moves import REASONS  # noqa: E402

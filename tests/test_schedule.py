@@ -15,13 +15,22 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.game.context import open_game
+from scraper_mod.daemon.scheduler import (
+    Daemon,
+    GameLock,
+    PollResult,
+    Resolution,
+    fmt_delta,
+    game_status,
+    running_pid,
+    topic_title_regex,
+)
 from scraper_mod.errors import FetchError, ScraperModError
-from scraper_mod.daemon.scheduler import (Daemon, GameLock, PollResult, Resolution, fmt_delta,
-                                  game_status, running_pid, topic_title_regex)
+from scraper_mod.game.context import open_game
 
 MSK = ZoneInfo("Europe/Moscow")
 

@@ -19,10 +19,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from scraper_mod.cli import main
-from scraper_mod.game.context import open_game
-from scraper_mod.demo.world import ScriptedClock
-from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.daemon.scheduler import Daemon, LiveOps
+from scraper_mod.demo.localboard import LocalBoard
+from scraper_mod.demo.world import ScriptedClock
+from scraper_mod.game.context import open_game
 
 MSK = ZoneInfo("Europe/Moscow")
 NICKS = [("Вася", "boss", 301), ("Игорь", "mafia", 302), ("Маша", "commissar", 303),

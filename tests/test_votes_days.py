@@ -12,12 +12,12 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+from test_votes_fixture import versions_of
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.game.context import open_game
-from scraper_mod.rules.state import initial_state
 from scraper_mod.game.tally import state_before_day, tally_day, vote_report
-from test_votes_fixture import versions_of
+from scraper_mod.rules.state import initial_state
 
 ROOT = Path(__file__).resolve().parent.parent
 MSK = ZoneInfo("Europe/Moscow")

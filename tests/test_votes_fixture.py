@@ -21,7 +21,6 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.game.context import open_game
 from scraper_mod.forum.parser import parse_topic_page
 from scraper_mod.game.tally import tally_day
 

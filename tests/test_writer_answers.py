@@ -9,8 +9,14 @@ from pathlib import Path
 import pytest
 
 from scraper_mod.forum.client import FetchResult
-from scraper_mod.forum.writer import (_refresh_url, board_message, classify_refusal, forum_id_of,
-                                      read_form, topic_id_of)
+from scraper_mod.forum.writer import (
+    _refresh_url,
+    board_message,
+    classify_refusal,
+    forum_id_of,
+    read_form,
+    topic_id_of,
+)
 
 ANSWERS = Path(__file__).resolve().parent.parent / "fixtures" / "phpbb" / "answers"
 BOARD = "http://127.0.0.1:8291/"

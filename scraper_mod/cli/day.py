@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
-from ..game.context import open_game
 from ..errors import ConfigError, RulesError, ScraperModError
+from ..game.context import open_game
 from .common import add_game_argument, parse_time_arg
 
 

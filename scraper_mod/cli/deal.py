@@ -14,12 +14,19 @@ from __future__ import annotations
 from pathlib import Path
 from random import Random
 
-from ..game.context import open_game
 from ..errors import ConfigError, RulesError, ScraperModError
+from ..game.context import open_game
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
-from ..rules.deal import (choose_duty, deal_roles, effective_duty, effective_players,
-                          effective_random_list, role_card, safe_filename)
+from ..rules.deal import (
+    choose_duty,
+    deal_roles,
+    effective_duty,
+    effective_players,
+    effective_random_list,
+    role_card,
+    safe_filename,
+)
 from ..rules.randomlist import commitment, commitment_text, draw_random_list, new_salt
 from .common import add_game_argument
 

@@ -10,11 +10,12 @@ import threading
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from ..game.context import open_game
-from ..game.config import load_game
 from ..daemon.many import Host, find_games
+from ..daemon.scheduler import GameLock, fmt_delta, game_status
+from ..daemon.scheduler import log as daemon_log
 from ..errors import ScraperModError
-from ..daemon.scheduler import GameLock, fmt_delta, game_status, log as daemon_log
+from ..game.config import load_game
+from ..game.context import open_game
 from .common import print_json
 
 PROBLEM_WINDOW = timedelta(minutes=15)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import sys
 
-from ..game.context import open_game
 from ..errors import MailboxError
+from ..game.context import open_game
 from .common import add_game_argument, print_json
 
 
@@ -29,8 +29,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from ..moves.intake import day_moves, poll_moves
     from ..game.tally import current_day
+    from ..moves.intake import day_moves, poll_moves
     ctx = open_game(args.game)
     try:
         status = 0

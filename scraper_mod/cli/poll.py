@@ -50,8 +50,8 @@ def _moves_summary(report) -> str:
 
 
 def run(args) -> int:
-    from ..game.context import open_game
     from ..forum.poller import poll_day
+    from ..game.context import open_game
     from ..game.tally import current_day
 
     ctx = open_game(args.game)

@@ -7,10 +7,9 @@ run posts nothing (RULES R12.2). `--dry-run` prints exactly what would go where.
 
 from __future__ import annotations
 
-from ..game.context import open_game
 from ..errors import ScraperModError
-from ..posts.publish import (check_mode, plan_day, plan_role_cards, publish_day,
-                             publish_items)
+from ..game.context import open_game
+from ..posts.publish import check_mode, plan_day, plan_role_cards, publish_day, publish_items
 from .common import add_game_argument, print_json
 
 

@@ -13,10 +13,11 @@ import signal
 import threading
 from pathlib import Path
 
-from ..game.context import open_game
+from ..daemon.scheduler import Daemon, GameLock, LiveOps
+from ..daemon.scheduler import log as daemon_log
 from ..errors import ConfigError, ScraperModError
+from ..game.context import open_game
 from ..posts.publish import auto_publish
-from ..daemon.scheduler import Daemon, GameLock, LiveOps, log as daemon_log
 from .common import add_game_argument
 
 

@@ -7,9 +7,9 @@ days, and whether a ``scraper-mod run`` is running for the game.
 
 from __future__ import annotations
 
+from ..daemon.scheduler import game_status
 from ..game.context import open_game
 from ..posts.publish import failures
-from ..daemon.scheduler import game_status
 from .common import add_game_argument, print_json
 
 
@@ -24,6 +24,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from pathlib import Path
+
     from ..daemon.many import is_games_folder
     if is_games_folder(Path(args.game)):
         from .many import status_folder

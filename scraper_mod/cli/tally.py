@@ -33,8 +33,8 @@ def register(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..game.context import open_game
     from ..errors import ConfigError
+    from ..game.context import open_game
     from ..game.tally import current_day, tally_day
 
     ctx = open_game(args.game)

@@ -29,10 +29,11 @@ from pathlib import Path
 from typing import Callable
 
 from ..clock import Clock, SystemClock
+from ..daemon.scheduler import Daemon, GameLock, LiveOps
+from ..daemon.scheduler import log as run_log
+from ..errors import ConfigError, ScraperModError
 from ..game.config import GAME_FILE, load_game
 from ..game.context import open_game
-from ..errors import ConfigError, ScraperModError
-from ..daemon.scheduler import Daemon, GameLock, LiveOps, log as run_log
 from .boards import BoardRegistry, board_key
 
 __all__ = ["find_games", "Host", "Lane", "is_games_folder"]

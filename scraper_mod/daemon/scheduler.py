@@ -49,9 +49,9 @@ from typing import Callable, Protocol
 import schedule as schedule_lib
 
 from ..clock import Clock, SystemClock
+from ..errors import ConfigError, ForumError, MailboxError, RulesError, ScraperModError
 from ..game.config import GAME_FILE, load_game
 from ..game.context import GameContext
-from ..errors import ConfigError, ForumError, MailboxError, RulesError, ScraperModError
 
 log = logging.getLogger("scraper_mod.run")
 
@@ -152,9 +152,9 @@ def poll_moves_once(ctx: GameContext, *, answer: bool = True,
     """
     if not ctx.game.moves.source:
         return 0, ()
+    from ..forum.session import game_client
     from ..moves.intake import poll_moves
     from ..moves.sources import source_for
-    from ..forum.session import game_client
     source = source_for(ctx.game, client_factory=lambda: client or game_client(ctx))
     fetch = source.fetch_new(ctx.store, now=ctx.now())
     errors = tuple(fetch.errors)

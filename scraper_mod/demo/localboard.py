@@ -48,6 +48,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 from urllib.parse import parse_qs, quote, urlsplit
 from zoneinfo import ZoneInfo
+
+from ..posts.plural import ru_plural_word
 from .localboard_forms import PostingForms
 
 # -- language strings (from phpBB 3.3.15 en and the official ru pack, as seen on real pages) --
@@ -127,14 +129,6 @@ _STR = {
                    '&copy; phpBB Limited',
     },
 }
-
-
-def _ru_plural(n: int, one: str, few: str, many: str) -> str:
-    if n % 10 == 1 and n % 100 != 11:
-        return one
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return few
-    return many
 
 
 def _esc(text: str) -> str:
@@ -643,7 +637,7 @@ class LocalBoard(PostingForms):
                 minutes = int(delta // 60)
                 if minutes == 0:
                     return self.s["less_minute"]
-                return f"{minutes} {_ru_plural(minutes, 'минуту', 'минуты', 'минут')} назад"
+                return f"{minutes} {ru_plural_word(minutes, 'минуту', 'минуты', 'минут')} назад"
             if local.date() == now.date():
                 return f"{self.s['today']}, {local:%H:%M}"
             if local.date() == now.date() - timedelta(days=1):
@@ -861,7 +855,7 @@ class LocalBoard(PostingForms):
     def _pagination(self, base: str, total_posts: int, start: int) -> str:
         s = self.s
         if self.language == "ru":
-            count = f"{total_posts} " + _ru_plural(total_posts, "сообщение", "сообщения",
+            count = f"{total_posts} " + ru_plural_word(total_posts, "сообщение", "сообщения",
                                                    "сообщений")
         else:
             count = f"{total_posts} post" + ("" if total_posts == 1 else "s")
@@ -931,7 +925,7 @@ class LocalBoard(PostingForms):
             elink = self._user_link(editor_id, p.edited_by or p.author)
             when = self.format_date(p.edited_at or p.posted_at, relative=False)
             if self.language == "ru":
-                times = _ru_plural(p.edit_count, "раз", "раза", "раз")
+                times = ru_plural_word(p.edit_count, "раз", "раза", "раз")
                 text = (f"Последний раз редактировалось {elink} {when}, всего редактировалось "
                         f"{p.edit_count} {times}.")
             else:

@@ -470,8 +470,8 @@ def run_demo(*, keep: str | Path | None = None, out: Callable[[str], None] = pri
              verbose: bool = False) -> DemoResult:
     """Play the built-in game; ``out`` gets each line to show. Returns what was played."""
     from ..cli import deal as deal_cmd
-    from ..game.context import open_game
     from ..daemon.scheduler import Daemon, LiveOps, Resolution
+    from ..game.context import open_game
 
     started = _time.monotonic()
     folder, temporary = _prepare_folder(keep)

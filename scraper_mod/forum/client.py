@@ -37,8 +37,14 @@ import lxml.html
 import requests
 
 from .. import __version__
-from ..errors import (BoardDisabledError, FetchError, ForumError, LoginRequiredError,
-                      ParseError, TopicNotFoundError)
+from ..errors import (
+    BoardDisabledError,
+    FetchError,
+    ForumError,
+    LoginRequiredError,
+    ParseError,
+    TopicNotFoundError,
+)
 from .session import register_login, scrub_url, session_id
 
 log = logging.getLogger(__name__)

@@ -59,8 +59,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from lxml import etree
 
-from scraper_mod.errors import (BoardDisabledError, ForumError, LoginRequiredError,
-                                NotPhpbbError, ParseError, TopicNotFoundError)
+from scraper_mod.errors import (
+    BoardDisabledError,
+    ForumError,
+    LoginRequiredError,
+    NotPhpbbError,
+    ParseError,
+    TopicNotFoundError,
+)
 from scraper_mod.forum.dates import DateParseError, TimeRange, parse_shown_date
 from scraper_mod.forum.model import Colored, Hidden, Post, TopicPage
 

@@ -41,9 +41,8 @@ from typing import Callable
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
-from ..errors import ForumError, ParseError
+from ..errors import FetchError, ForumError, ParseError
 from ..store import Store
-from ..errors import FetchError
 from .client import FetchResult, ForumClient
 from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
 from .model import Post, TopicPage, post_from_json

@@ -73,7 +73,7 @@ def game_client(ctx) -> "ForumClient":
     """The one ``ForumClient`` of a game context (made on first use from ``[forum]``)."""
     client = _CLIENTS.get(ctx.store)     # one per open state file (a context is a dataclass)
     if client is None:
-        from .poller import client_for_game   # poller imports the client, which imports us
+        from .poller import client_for_game  # poller imports the client, which imports us
         client = client_for_game(ctx.game, ctx.clock)
         _CLIENTS[ctx.store] = client
     return client

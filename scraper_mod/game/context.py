@@ -11,9 +11,9 @@ from datetime import datetime
 from pathlib import Path
 
 from ..clock import Clock, SystemClock
-from .config import Game, load_game
 from ..errors import StorageError
 from ..store import Store
+from .config import Game, load_game
 
 
 @dataclass

@@ -38,6 +38,7 @@ import jinja2
 
 from ..errors import ConfigError, RulesError, StorageError
 from ..posts.notes import note_lines
+from ..posts.plural import plural_ru
 from ..posts.render import ZWSP, bbcode_inert, environment, render_text
 from ..rules.model import ROLE_NAMES, DayResult, Move, Role, RuleOptions, Vote
 from ..rules.moves import REASONS as MOVE_REASONS
@@ -140,14 +141,7 @@ class Formatter:
         """``n`` and the right noun form: Russian one/few/many, English one/other."""
         if self.lang != "ru" or many is None:
             return f"{n} {one if n == 1 else few}"
-        n10, n100 = n % 10, n % 100
-        if n10 == 1 and n100 != 11:
-            word = one
-        elif 2 <= n10 <= 4 and not 12 <= n100 <= 14:
-            word = few
-        else:
-            word = many
-        return f"{n} {word}"
+        return plural_ru(n, one, few, many)
 
     def role(self, role: Role | str | None) -> str:
         if role is None:

@@ -19,14 +19,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from .context import GameContext
 from ..errors import ConfigError, RulesError
 from ..morphology import inflect
+from ..posts.plural import plural_ru
 from ..posts.render import render_text
 from ..rules.model import Vote
 from ..rules.names import name_index
 from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
+from .context import GameContext
 
 __all__ = ["DayState", "DayTally", "state_before_day", "tally_day", "vote_report",
            "day_versions", "post_link", "board_root"]
@@ -266,14 +267,6 @@ class DayTally:
             "notes": list(self.state.notes) + list(self.notes.notes),
             "plural": plural_ru,
         }
-
-
-def plural_ru(n: int, one: str, few: str, many: str) -> str:
-    """"1 голос", "3 голоса", "11 голосов", "21 голос"."""
-    n10, n100 = n % 10, n % 100
-    word = one if n10 == 1 and n100 != 11 else (
-        few if 2 <= n10 <= 4 and not 12 <= n100 <= 14 else many)
-    return f"{n} {word}"
 
 
 def _zone(t: datetime, lang: str) -> str:

@@ -23,11 +23,12 @@ import weakref
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
-from functools import lru_cache
 from email.utils import format_datetime, make_msgid
+from functools import lru_cache
 from pathlib import Path
 
 from ..errors import MailboxError, ScraperModError
+from ..forum.session import game_client
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.deal import effective_duty, effective_players, effective_random_list
@@ -38,7 +39,6 @@ from ..rules.state import GameState, initial_state, stored_state_json
 from ..store import StoredMessage
 from .grammar import parse_moves, text_has_code
 from .mail import decode_message
-from ..forum.session import game_client
 from .sources import FetchReport, MoveSource, source_for
 from .targets import matcher_for
 

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from .render import templates_dir
 from ..rules.notes import Note, note_from_json
+from .render import templates_dir
 
 __all__ = ["FILE_NAME", "note_line", "note_lines", "stored_notes", "wordings"]
 

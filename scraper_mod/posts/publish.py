@@ -23,12 +23,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ..game.context import GameContext
 from ..errors import ConfigError, FetchError, ForumError, ScraperModError
-from ..posts.dayfolder import write_atomic
 from ..forum.parser import parse_forum_page
 from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
+from ..game.context import GameContext
 from ..game.resolve import safe_file_name
+from ..posts.dayfolder import write_atomic
 from ..rules.deal import safe_filename
 
 log = logging.getLogger(__name__)

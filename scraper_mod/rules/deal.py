@@ -22,8 +22,8 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from dataclasses import replace
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from random import Random
 
 from ..errors import RulesError
