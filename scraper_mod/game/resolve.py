@@ -43,6 +43,7 @@ from ..posts.render import ZWSP, bbcode_inert, environment, render_text
 from ..rules.model import ROLE_NAMES, DayResult, Move, Role, RuleOptions, Vote
 from ..rules.moves import REASONS as MOVE_REASONS
 from ..rules.notes import Note
+from ..rules.state import with_named_duty
 
 # ---------------------------------------------------------------------------------------------
 # Formatting helpers handed to the templates as ``fmt``
@@ -746,7 +747,8 @@ def state_before(ctx, day: int):
     # which every list in the posts follows
     order = [p.nick for p in ctx.game.players if p.nick in st.roles]
     order += [n for n in st.roles if n not in order]
-    return st.evolve(roles={n: st.roles[n] for n in order})
+    # R4.1: a duty mafioso the host named in game.toml since (the same rule the moves use)
+    return with_named_duty(st.evolve(roles={n: st.roles[n] for n in order}), ctx.game.duty)
 
 
 def final_scan(ctx, day: int) -> None:

@@ -35,7 +35,7 @@ from ..rules.deal import effective_duty, effective_players, effective_random_lis
 from ..rules.model import Move, Player
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
 from ..rules.night import NightOrders
-from ..rules.state import GameState, initial_state, stored_state_json
+from ..rules.state import GameState, initial_state, stored_state_json, with_named_duty
 from ..store import StoredMessage
 from .grammar import parse_moves, text_has_code
 from .mail import decode_message
@@ -219,12 +219,7 @@ def state_before_day(ctx, day: int) -> GameState:
     data = earlier[max(earlier)]
     v = stored_state_json(data)
     if v is not None:
-        st = GameState.from_json(v)
-        # R4.1: the host may name another duty mafioso in game.toml at any time
-        if g.duty and g.duty != st.duty and g.duty in st.alive \
-                and st.roles.get(g.duty) is not None and st.roles[g.duty].is_mafia:
-            st = st.evolve(duty=g.duty)
-        return st
+        return with_named_duty(GameState.from_json(v), g.duty)
     result = data.get("result", data) if isinstance(data, dict) else {}
     if isinstance(result.get("alive"), list):
         alive = frozenset(result["alive"])

@@ -184,3 +184,14 @@ def stored_state_json(data: object) -> dict | None:
         if isinstance(v, dict) and "alive" in v and "roles" in v:
             return v
     return None
+
+
+def with_named_duty(state: GameState, duty: str | None) -> GameState:
+    """R4.1: the host may name another duty mafioso in the game file at any time; from the
+    next night on he is the duty, if he is a living mafioso (else the state's duty stands).
+    The one place this is decided: the move judging and the resolution both use it."""
+    if duty and duty != state.duty and duty in state.alive:
+        role = state.roles.get(duty)
+        if role is not None and role.is_mafia:
+            return state.evolve(duty=duty)
+    return state
