@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -151,12 +152,30 @@ class StoredMessage:
     raw: bytes
 
 
+def _owner_only(path: str) -> None:
+    """The state holds the roles, the random list's salt and every mail: create it readable by
+    its owner only (0600), and tighten a file an older version left 0644. SQLite gives its -wal
+    and -shm files the main file's mode."""
+    try:
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    except OSError:
+        return      # a read-only folder or file: sqlite says what is wrong when it opens it
+    for name in (path, path + "-wal", path + "-shm"):
+        try:
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
+        except OSError:
+            pass
+
+
 class Store:
     """The game's state file. ``Store(":memory:")`` for tests."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         try:
+            if self.path != ":memory:":
+                _owner_only(self.path)
             self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL" if self.path != ":memory:" else
                             "PRAGMA journal_mode=MEMORY")

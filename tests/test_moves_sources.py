@@ -270,3 +270,22 @@ def test_mail_from_before_the_game_is_never_stored(tmp_path, imap, store):
     deliver(md, mail("doc@example.org", "лечу Машу"), msk("2024-04-09 12:00:00"))
     assert len(MaildirSource(md, since=since).fetch_new(store, now=NOW).new) == 1
     assert old.exists()   # left alone, not even marked
+
+
+def test_queue_never_follows_a_symbolic_link(tmp_path, store):
+    """Issue 18 item 4: a link in the queue folder to a system file (here a file outside the
+    folder holding a secret) is reported, never read into the state, and left in place; the
+    real message beside it is read as usual."""
+    secret = tmp_path / "shadow"
+    secret.write_text("root:$6$very-secret-hash:19000:0:99999:7:::\n")
+    q = tmp_path / "queue"
+    q.mkdir()
+    (q / "evil.eml").symlink_to(secret)
+    (q / "good.eml").write_bytes(mail("doc@example.org", "лечу Машу"))
+    rep = QueueSource(q).fetch_new(store, now=NOW)
+    assert len(rep.new) == 1
+    assert [m.key.split("#")[0] for m in store.messages()] == ["good.eml"]
+    assert all(b"very-secret-hash" not in m.raw for m in store.messages())
+    assert any("evil.eml" in e and "symbolic link" in e for e in rep.errors)
+    assert (q / "evil.eml").is_symlink() and not (q / "done" / "evil.eml").exists()
+    assert secret.read_text().startswith("root:")

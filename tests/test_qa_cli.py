@@ -152,3 +152,12 @@ def test_a_setup_deal_cannot_make_names_the_game_file(game, capsys):
     assert code == 1 and out == ""
     assert one_error_line(err).startswith(f"error: {path}: [deal] asks for ")
     assert not (game / "out").exists()
+
+
+def test_a_day_without_a_topic_names_the_game_in_the_day_open_hint(game, capsys):
+    """Issue 18 item 12: the hint said `scraper-mod day open 2 URL`, a command that fails
+    (GAME missing); it is now one that can be pasted."""
+    code, out, err = run(capsys, "tally", game, "--day", "2", "--offline")
+    assert code == 1 and "day 2 has no topic yet" in err
+    assert f"scraper-mod day open {game} 2 URL" in err
+    one_error_line(err)

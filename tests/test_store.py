@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 from datetime import datetime, timezone
 
 import pytest
@@ -97,3 +99,18 @@ def test_a_newer_schema_is_refused(tmp_path):
     with pytest.raises(StorageError) as e:
         Store(path)
     assert "newer scraper-mod" in str(e.value)
+
+
+def test_the_state_file_is_readable_by_its_owner_only(tmp_path):
+    """Issue 18 item 5: state.sqlite3 holds the roles, the random list's salt and every mail.
+    A new one is created 0600 (its -wal too); one an older version left 0644 is tightened."""
+    path = tmp_path / "state.sqlite3"
+    with Store(path) as s:
+        s.put("deal", {"salt": "secret"})
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+        wal = tmp_path / "state.sqlite3-wal"
+        assert not wal.exists() or stat.S_IMODE(os.stat(wal).st_mode) == 0o600
+    os.chmod(path, 0o644)
+    with Store(path) as s:
+        assert s.get("deal") == {"salt": "secret"}
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600

@@ -315,7 +315,7 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
         if not topic:
             raise ConfigError(f"day {day} has no topic yet", path=str(game.path),
                               key="days", hint=f"add [[days]] number = {day} with its topic "
-                              f"URL, or run `scraper-mod day open {day} URL`")
+                              f"URL, or run `scraper-mod day open {game.folder} {day} URL`")
         if poll:
             poll_day(ctx, day)
         versions = day_versions(ctx, topic)

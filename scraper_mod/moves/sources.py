@@ -173,6 +173,13 @@ class MaildirSource:
 
 # -- a queue folder -----------------------------------------------------------------------------
 
+def _read_plain_file(path: Path) -> bytes:
+    """The bytes of a regular file, refusing a symbolic link swapped in since the listing."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as f:
+        return f.read()
+
+
 class QueueSource:
     """A folder of plain files, one message per file (RFC 822, or bare text)."""
 
@@ -187,21 +194,28 @@ class QueueSource:
             raise MailboxError("not a folder but a file" if self.path.exists() else
                                "no such queue folder", source=self.name,
                                hint="check [moves] path in game.toml")
+        errors: list[str] = []
         try:
-            entries = [e for e in os.scandir(self.path) if e.is_file()
-                       and not e.name.startswith(".") and not e.name.endswith(self.SIDECAR)]
+            listed = [e for e in os.scandir(self.path)
+                      if not e.name.startswith(".") and not e.name.endswith(self.SIDECAR)]
         except OSError as e:
             raise MailboxError(f"cannot list the queue folder: {e.strerror or e}",
                                source=self.name, hint="check the folder's permissions") from None
-        entries.sort(key=lambda e: (e.stat().st_mtime, e.name))
+        # plain files only: a symbolic link is never followed, read or moved (it could point
+        # at any file of the machine and put it into the state)
+        for e in listed:
+            if e.is_symlink():
+                errors.append(f"{self.name}: {e.name}: a symbolic link, not read and left in "
+                              "place (put the message itself in the queue folder)")
+        entries = [e for e in listed if e.is_file(follow_symlinks=False)]
+        entries.sort(key=lambda e: (e.stat(follow_symlinks=False).st_mtime, e.name))
         new: list[int] = []
-        errors: list[str] = []
         done = self.path / "done"
         for entry in entries:
             path = Path(entry.path)
             try:
-                raw = path.read_bytes()
-                received = self._received_at(path, entry.stat().st_mtime)
+                raw = _read_plain_file(path)
+                received = self._received_at(path, entry.stat(follow_symlinks=False).st_mtime)
             except OSError as e:
                 errors.append(f"{self.name}: {entry.name}: cannot read: {e.strerror or e}")
                 continue
