@@ -261,3 +261,23 @@ def test_r2_3_a_player_may_list_a_folded_form_of_his_own_nick(tmp_path):
     g = load_text(tmp_path, MINIMAL + '[[players]]\nnick = "Big Joe"\naliases = ["BigJoe"]\n'
                   '[[players]]\nnick = "Маша_2"\n')
     assert [p.nick for p in g.players] == ["Big Joe", "Маша_2"]
+
+
+@pytest.mark.parametrize("nick, key, code", [
+    ("Вася\\nВторая строка", "players[1].nick", "U+000A"),
+    ("\\u202eаксаМ", "players[1].nick", "U+202E"),
+])
+def test_control_and_bidi_characters_in_nicks_are_refused(tmp_path, nick, key, code):
+    """Issue 18 item 10: a newline split a line of the newspaper's list, U+202E turned the
+    rest of the line around in browsers; both are refused at load, naming the key."""
+    with pytest.raises(ConfigError) as e:
+        load_text(tmp_path, MINIMAL + f'[[players]]\nnick = "{nick}"\n')
+    assert e.value.key == key and code in str(e.value)
+
+
+def test_a_bidi_control_in_an_alias_is_refused_and_a_plain_nick_loads(tmp_path):
+    with pytest.raises(ConfigError) as e:
+        load_text(tmp_path, MINIMAL + '[[players]]\nnick = "Кот"\naliases = ["Ко\\u200fт"]\n')
+    assert e.value.key == "players[1].aliases[1]" and "U+200F" in str(e.value)
+    g = load_text(tmp_path, MINIMAL + '[[players]]\nnick = "Ёжик в тумане"\n')
+    assert g.players[0].nick == "Ёжик в тумане"

@@ -10,6 +10,7 @@ import dataclasses
 import math
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
@@ -241,6 +242,20 @@ def _check_name_clash(r: "_Reader", seen: dict[str, tuple[int, str, str]], i: in
         seen.setdefault(k, (i, name, key))
 
 
+def _check_name_characters(r: "_Reader", i: int, nick: str, aliases: list[str]) -> None:
+    """A nick or alias with a control character (a newline splits a line of the newspaper's
+    list) or a bidirectional control (U+202E turns the rest of the line around in browsers)
+    is refused at load, naming the key and the character."""
+    for j, name in enumerate([nick, *aliases]):
+        key = f"players[{i + 1}]." + ("nick" if j == 0 else f"aliases[{j}]")
+        for ch in name:
+            if unicodedata.category(ch) in ("Cc", "Cf") and ch not in "\u200d":
+                r.fail(key, f"{name!r} holds the control character U+{ord(ch):04X} "
+                       f"({unicodedata.name(ch, 'unnamed')})",
+                       hint="write the nick as the board shows it, without control or "
+                            "direction characters")
+
+
 _KIND_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
                float: "a number"}
 
@@ -365,6 +380,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
         aliases = p.get("aliases", [])
         if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
             r.fail(pre + "aliases", "must be a list of strings")
+        _check_name_characters(r, i, nick, aliases)
         _check_name_clash(r, seen, i, nick, aliases)
         players.append(Player(
             nick=nick, role=role, contact=r.typed(p, pre, "contact", str),
