@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import sqlite3
+import urllib.parse
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterator
 
 from .errors import StorageError
+
+log = logging.getLogger(__name__)
 
 # Each migration runs in the same transaction that records it (sqlite-utils' way).
 MIGRATIONS: list[str] = [
@@ -168,21 +172,81 @@ def _owner_only(path: str) -> None:
             pass
 
 
-class Store:
-    """The game's state file. ``Store(":memory:")`` for tests."""
+BACKUPS_DIR = "backups"      # beside the state file: state-day-N.sqlite3, 0600
+BACKUPS_KEPT = 3             # the newest few; one is taken each time a newest day is resolved
 
-    def __init__(self, path: str | Path) -> None:
+
+def backups(path: str | Path) -> list[Path]:
+    """The rolling backups of the state file at ``path``, newest first."""
+    folder = Path(path).parent / BACKUPS_DIR
+    try:
+        found = [p for p in folder.glob("state-day-*.sqlite3") if p.is_file()]
+    except OSError:
+        return []
+    return sorted(found, key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
+
+
+def restore_hint(path: str) -> str:
+    """How to get a good state back: the newest backup, or (none kept) what to do instead."""
+    kept = backups(path)
+    if kept:
+        return (f"restore the newest backup: cp '{kept[0]}' '{path}' ({len(kept)} kept in "
+                f"{kept[0].parent}/, one per resolved day); the next poll reads the topic "
+                "again; moves received since may need to be put back in the move source")
+    return ("no backup is kept yet (one is made in backups/ beside it each time a day is "
+            "resolved): restore a copy of it if you have one; if no day was ever resolved "
+            "or dealt, move it away to start the game fresh")
+
+
+def _check_whole(db: sqlite3.Connection, path: str) -> None:
+    """Refuse a state file SQLite finds damaged (``PRAGMA quick_check``): every command would
+    read half a game from it and exit 0."""
+    try:
+        rows = [r[0] for r in db.execute("PRAGMA quick_check(5)")]
+    except sqlite3.OperationalError:
+        raise
+    except sqlite3.DatabaseError as e:
+        rows = [str(e)]
+    if rows != ["ok"]:
+        found = "; ".join(" ".join(r.replace("*** in database main ***", "").split())
+                          for r in rows[:2])
+        raise StorageError(f"the state file is damaged (SQLite's integrity check: "
+                           f"{found[:160]})", path=path, hint=restore_hint(path))
+
+
+class Store:
+    """The game's state file. ``Store(":memory:")`` for tests.
+
+    ``Store(path, readonly=True)`` for the commands that only read (``status``, ``tally
+    --offline``): SQLite's ``mode=ro`` (every write raises), ``immutable`` too where the folder
+    cannot be written (a read-only mount, where SQLite could not make its -shm file); a state
+    of an older schema is then read from a migrated copy in memory, never written.
+
+    A zero-byte file or one failing SQLite's ``quick_check`` is refused with the way to
+    restore it (``restore_hint``); ``save_resolution`` keeps a rolling backup (``backups``).
+    """
+
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = str(path)
+        self.readonly = readonly
+        memory = self.path == ":memory:"
         try:
-            if self.path != ":memory:":
-                _owner_only(self.path)
-            self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL" if self.path != ":memory:" else
-                            "PRAGMA journal_mode=MEMORY")
-            # WAL + NORMAL: a commit survives a process crash; only an OS crash may lose the
-            # last commits, which the next poll fetches again.
-            self.db.execute("PRAGMA synchronous=NORMAL")
+            if not memory:
+                self._refuse_empty()
+            if readonly and not memory:
+                self.db = self._connect_readonly()
+            else:
+                if not memory:
+                    _owner_only(self.path)
+                self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+                self.db.execute("PRAGMA journal_mode=WAL" if not memory else
+                                "PRAGMA journal_mode=MEMORY")
+                # WAL + NORMAL: a commit survives a process crash; only an OS crash may lose
+                # the last commits, which the next poll fetches again.
+                self.db.execute("PRAGMA synchronous=NORMAL")
             self.db.execute("PRAGMA foreign_keys=ON")
+            if not memory:
+                _check_whole(self.db, self.path)
             self._migrate()
         except sqlite3.DatabaseError as e:
             # permissions, a full disk or a lock are no broken file: never suggest moving
@@ -191,17 +255,54 @@ class Store:
                                hint="check that the game folder and state.sqlite3 are writable, "
                                     "the disk is not full and no other program holds the file"
                                if isinstance(e, sqlite3.OperationalError) else
-                               "is it a scraper-mod state.sqlite3? move it away to start "
-                               "fresh") from None
+                               "is it a scraper-mod state.sqlite3? " + restore_hint(self.path)
+                               ) from None
+
+    def _refuse_empty(self) -> None:
+        """A zero-byte state is no fresh game: it is a state that lost its content (a full
+        disk, a copy cut short) and starting afresh would lose the moved deadlines, the deal
+        and the resolved days."""
+        try:
+            size = os.stat(self.path).st_size
+        except FileNotFoundError:
+            return
+        except OSError:
+            return          # sqlite says what is wrong when it opens it
+        if size == 0:
+            raise StorageError("the state file is empty (0 bytes): it is not a new game, its "
+                               "content was lost", path=self.path, hint=restore_hint(self.path))
+
+    def _connect_readonly(self) -> sqlite3.Connection:
+        if not os.path.exists(self.path):   # nothing stored yet: an empty state, not written
+            return sqlite3.connect(":memory:", isolation_level=None)
+        folder = os.path.dirname(os.path.abspath(self.path))
+        uri = "file:" + urllib.parse.quote(os.path.abspath(self.path)) + "?mode=ro"
+        wal = self.path + "-wal"
+        if not os.access(folder, os.W_OK) and not (os.path.exists(wal)
+                                                    and os.path.getsize(wal) > 0):
+            # nobody can be writing here: without this SQLite wants to create its -shm file
+            uri += "&immutable=1"
+        return sqlite3.connect(uri, uri=True, timeout=30, isolation_level=None)
 
     # -- schema -------------------------------------------------------------------------
     def _migrate(self) -> None:
+        if self.readonly and not self.db.execute(
+                "SELECT 1 FROM sqlite_master WHERE name='migrations'").fetchone():
+            copy = sqlite3.connect(":memory:", isolation_level=None)
+            self.db.close()
+            self.db = copy
         self.db.execute("CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, "
                         "applied_at TEXT NOT NULL)")
         done = {r[0] for r in self.db.execute("SELECT version FROM migrations")}
         if done and max(done) > len(MIGRATIONS):
             raise StorageError(f"written by a newer scraper-mod (schema {max(done)})",
                                path=self.path, hint="upgrade scraper-mod")
+        if self.readonly and len(done) < len(MIGRATIONS):
+            # an older schema read without writing it: migrate a copy in memory
+            copy = sqlite3.connect(":memory:", isolation_level=None)
+            self.db.backup(copy)
+            self.db.close()
+            self.db = copy
         for version, sql in enumerate(MIGRATIONS, start=1):
             if version in done:
                 continue
@@ -366,9 +467,38 @@ class Store:
 
     # -- results and misc ---------------------------------------------------------------
     def save_resolution(self, day: int, data: dict, *, resolved_at: datetime) -> None:
+        """Record a day's resolution; when it is the newest resolved day (not a later day
+        rewritten by a cascade), also keep a backup of the whole state (``backup``)."""
         self.db.execute("INSERT OR REPLACE INTO resolutions VALUES (?, ?, ?)",
                         (day, _iso(resolved_at), json.dumps(data, ensure_ascii=False,
                                                             sort_keys=True)))
+        newest = self.db.execute("SELECT MAX(day) FROM resolutions").fetchone()[0]
+        if day == newest and self.path != ":memory:":
+            try:
+                self.backup(f"state-day-{day}.sqlite3")
+            except (OSError, sqlite3.Error) as e:    # the game goes on; the host is told
+                log.warning("%s: could not keep a backup of the state after day %d: %s",
+                            self.path, day, e)
+
+    def backup(self, name: str) -> Path:
+        """A consistent copy of the state (SQLite's backup API) in ``backups/`` beside it,
+        readable by the owner only; the ``BACKUPS_KEPT`` newest are kept."""
+        folder = Path(self.path).parent / BACKUPS_DIR
+        folder.mkdir(mode=0o700, exist_ok=True)
+        target = folder / name
+        tmp = folder / f".{name}.tmp"
+        os.close(os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600))
+        os.chmod(tmp, 0o600)
+        dest = sqlite3.connect(tmp)
+        try:
+            self.db.backup(dest)
+            dest.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            dest.close()
+        os.replace(tmp, target)
+        for old in backups(self.path)[BACKUPS_KEPT:]:
+            old.unlink(missing_ok=True)
+        return target
 
     def resolution(self, day: int) -> dict | None:
         r = self.db.execute("SELECT data FROM resolutions WHERE day=?", (day,)).fetchone()

@@ -21,6 +21,32 @@ def copy_game(tmp_path: Path) -> Path:
     return folder
 
 
+def read_topic(folder: Path) -> None:
+    """Store day 1's topic (the real phpBB 3.3.15 capture of t=4, 40 posts) the way a poll
+    stores it, through ``responses`` (no network): a day is resolved offline only from a
+    topic that was read (issue 18 item 6)."""
+    from datetime import datetime, timezone
+
+    import responses
+
+    from scraper_mod.forum.client import ForumClient
+    from scraper_mod.forum.poller import poll_topic
+    from scraper_mod.store import Store
+    pages = FIXTURE.parent.parent / "phpbb" / "phpbb-3.3.15" / "prosilver-ru"
+    topic = "http://127.0.0.1/viewtopic.php?t=4"
+    with responses.RequestsMock() as rs:
+        for url, name in ((topic, "guest_viewtopic_t4_start0.html"),
+                          (topic + "&start=25", "guest_viewtopic_t4_start25.html")):
+            rs.add(responses.GET, url, body=(pages / name).read_bytes(),
+                   headers={"Date": "Wed, 02 Dec 2026 13:13:42 GMT"},
+                   content_type="text/html; charset=UTF-8")
+        client = ForumClient(None, base_url="http://127.0.0.1/", min_delay=0,
+                             sleep=lambda s: None)
+        with Store(folder / "state.sqlite3") as store:
+            report = poll_topic(client, store, topic, now=datetime.now(timezone.utc), full=True)
+    assert len(report.new_posts) == 40
+
+
 def edit(folder: Path, old: str, new: str) -> None:
     """Replace the first ``old`` in the folder's game.toml (which must hold it)."""
     path = folder / "game.toml"

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from qa_game import copy_game
+from qa_game import copy_game, read_topic
 
 from scraper_mod.cli import main
 from scraper_mod.store import Store
@@ -91,10 +91,8 @@ def test_a_failing_state_file_midway_is_one_line(game, capsys):
     """A state file that opens but fails on a later write (here: a table made unwritable by
     a trigger, as a read-only or full disk would) is one line naming the game and what to
     check; the stored posts stay."""
-    Store(game / "state.sqlite3").close()
+    read_topic(game)
     db = sqlite3.connect(game / "state.sqlite3")
-    db.execute("INSERT INTO post_versions (topic, post_id, fetched_at, sha256, data) "
-               "VALUES ('t', 1, '2024-04-09T10:00:00+00:00', 'x', '{}')")
     versions = db.execute("SELECT COUNT(*) FROM post_versions").fetchone()[0]
     db.execute("CREATE TRIGGER no_resolutions BEFORE INSERT ON resolutions "
                "BEGIN SELECT RAISE(FAIL, 'disk I/O error'); END")

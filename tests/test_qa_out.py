@@ -3,7 +3,7 @@ host put in out/day-N/ himself is kept, and a file where the day's folder goes i
 
 from __future__ import annotations
 
-from qa_game import copy_game
+from qa_game import copy_game, read_topic
 
 from scraper_mod.cli import main
 from scraper_mod.game.resolve import write_day_files
@@ -19,6 +19,7 @@ def tree(folder) -> dict[str, bytes]:
 
 def test_resolving_again_keeps_the_hosts_own_files(tmp_path, capsys):
     game = copy_game(tmp_path)
+    read_topic(game)
     assert main(["resolve", str(game), "--offline", "--day", "1"]) == 0
     day = game / "out" / "day-1"
     first = tree(day)
@@ -45,6 +46,7 @@ def test_files_resolving_wrote_before_do_not_linger(tmp_path):
 
 def test_a_file_where_the_day_folder_goes_is_refused(tmp_path, capsys):
     game = copy_game(tmp_path)
+    read_topic(game)
     (game / "out").mkdir()
     (game / "out" / "day-1").write_text("заметки\n", encoding="utf-8")
     code = main(["resolve", str(game), "--offline", "--day", "1"])

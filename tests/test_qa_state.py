@@ -111,11 +111,12 @@ def test_what_the_open_error_tells_to_check(tmp_path, monkeypatch, message, brok
 
 
 def test_a_read_only_game_folder_is_not_called_broken(game):
+    """A command that writes (here `deal`) cannot use a read-only folder, and says so; the
+    commands that only read work there (tests/test_state_safety.py)."""
     Store(game / "state.sqlite3").close()
     os.chmod(game, 0o555)
     try:
-        argv = without_root_powers([sys.executable, "-m", "scraper_mod", "tally", str(game),
-                                    "--offline", "--day", "1"])
+        argv = without_root_powers([sys.executable, "-m", "scraper_mod", "deal", str(game)])
         p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     finally:
         os.chmod(game, 0o755)

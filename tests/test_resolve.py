@@ -20,6 +20,7 @@ from scraper_mod.cli import main
 from scraper_mod.clock import FakeClock
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.errors import RulesError, StorageError
+from scraper_mod.forum.poller import poll_day
 from scraper_mod.game import resolve as resolving
 from scraper_mod.game.context import open_game
 from scraper_mod.game.resolve import recover_out_dir, resolve_day_files, write_day_files
@@ -248,9 +249,14 @@ def test_the_final_rescan_picks_up_a_post_made_before_the_deadline(game, clock, 
     """The final full re-scan (not --offline) reads what the board shows at resolve time."""
     folder, _ = game
     ctx = ctx_at(folder, clock, msk(9, 20, 1))
-    resolve_day_files(ctx, 1, offline=True)
+    # offline, a topic never read is refused (issue 18 item 6), naming the topic ...
+    with pytest.raises(RulesError) as e:
+        resolve_day_files(ctx, 1, offline=True)
+    assert f"day 1's topic {ctx.topic_for_day(1)} was never read" in str(e.value)
+    assert ctx.store.resolution(1) is None and not (folder / "out").exists()
+    # ... unless forced: no stored posts, nobody voted, the random list decides
+    resolve_day_files(ctx, 1, offline=True, force=True)
     assert not ctx.store.post_versions()                    # nothing was ever polled
-    # offline, the day had no stored posts: nobody voted, the random list decided
     assert ctx.store.resolution(1)["lynched"]["by"] == "random"
     resolve_day_files(ctx, 1)
     assert ctx.store.resolution(1)["lynched"] == {"player": "Коля", "role": "civilian",
@@ -309,7 +315,7 @@ def test_a_crash_at_any_step_leaves_the_old_files_or_the_new(tmp_path, monkeypat
 def test_a_crashed_resolution_is_finished_by_the_next_run(game, clock, monkeypatch):
     folder, _ = game
     ctx = ctx_at(folder, clock, msk(9, 20, 5))
-    resolve_day_files(ctx, 1, offline=True)            # nothing polled: the random list
+    resolve_day_files(ctx, 1, offline=True, force=True)   # nothing polled: the random list
     old = read_tree(folder / "out" / "day-1")
 
     class Crash(BaseException):
@@ -341,6 +347,7 @@ def test_cli_resolve_json_and_text(game, clock, capsys):
     folder, _ = game
     ctx = ctx_at(folder, clock, msk(9, 20, 5))
     resolve_day_files(ctx, 1)                    # poll the board once, as the daemon would
+    poll_day(ctx, 2)                             # and day 2's topic: only the host's post
     ctx.close()
     assert main(["resolve", str(folder), "--day", "1", "--offline", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -394,6 +401,8 @@ def test_the_default_day(game, clock):
     assert choose_day(ctx, force=True) == 1
     clock.set(msk(10, 20, 30))                      # days 1 and 2 are due, none resolved
     assert choose_day(ctx) == 1
+    poll_day(ctx, 1)
+    poll_day(ctx, 2)
     resolve_day_files(ctx, 1, offline=True)
     assert choose_day(ctx) == 2
     resolve_day_files(ctx, 2, offline=True)
@@ -405,6 +414,7 @@ def test_the_default_day(game, clock):
 def test_no_day_after_the_end(game, clock, monkeypatch):
     folder, _ = game
     ctx = ctx_at(folder, clock, msk(10, 20, 30))
+    poll_day(ctx, 1)
     resolve_day_files(ctx, 1, offline=True)
     data = ctx.store.resolution(1)
     ctx.store.save_resolution(1, {**data, "winner": "town"}, resolved_at=clock.now())
@@ -430,8 +440,9 @@ def test_a_correction_that_ends_the_game_withdraws_the_later_days(tmp_path, boar
     folder = write_game(tmp_path / "g", board, {1: t1, 2: t2}, players=players,
                         order=["Коля", "Петя", "Вася", "Маша", "Таня"], duty="Вася")
     ctx = ctx_at(folder, clock, msk(10, 20, 30))
-    assert resolve_day_files(ctx, 1, offline=True).result.lynched.player == "Коля"
-    assert resolve_day_files(ctx, 2, offline=True).result.lynched.player == "Петя"
+    # resolved on purpose without reading the topics (--force): the random list
+    assert resolve_day_files(ctx, 1, offline=True, force=True).result.lynched.player == "Коля"
+    assert resolve_day_files(ctx, 2, offline=True, force=True).result.lynched.player == "Петя"
     assert (folder / "out" / "day-2").is_dir()
     out = resolve_day_files(ctx, 1)
     assert out.result.lynched.player == "Вася" and out.result.winner == "town"

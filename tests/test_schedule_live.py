@@ -119,7 +119,7 @@ def test_status_and_day_commands_on_a_live_game(world, capsys, monkeypatch):
     import scraper_mod.game.context as context
     real_open = context.open_game
     monkeypatch.setattr("scraper_mod.cli.status.open_game",
-                        lambda arg: real_open(arg, clock=clock))
+                        lambda arg, **kw: real_open(arg, clock=clock, **kw))
     assert main(["status", str(folder)]) == 0
     out = capsys.readouterr().out
     assert "day 1: deadline Thu 2024-03-14 20:00 MSK, 1h 30m left" in out

@@ -29,7 +29,8 @@ def register(sub) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="what to print: a summary (text) or the result as JSON")
     p.add_argument("--force", action="store_true",
-                   help="resolve even though the day's deadline has not passed yet")
+                   help="resolve even though the day's deadline has not passed yet, or "
+                        "(with --offline) its topic was never read")
     p.add_argument("--offline", action="store_true",
                    help="use only what is stored: no final re-scan of the topic, no last "
                         "read of the move source")

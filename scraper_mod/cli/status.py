@@ -29,7 +29,7 @@ def run(args) -> int:
     if is_games_folder(Path(args.game)):
         from .many import status_folder
         return status_folder(args)
-    ctx = open_game(args.game)
+    ctx = open_game(args.game, readonly=True)   # only reads: works on a read-only copy
     try:
         st = game_status(ctx)
         unposted = failures(ctx)

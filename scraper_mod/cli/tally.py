@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from ..game.context import open_game
     from ..game.tally import current_day, tally_day
 
-    ctx = open_game(args.game)
+    ctx = open_game(args.game, readonly=args.offline)   # --offline only reads
     try:
         as_of = parse_time_arg(args.at, ctx.game.timezone) if args.at else None
         if as_of is not None and as_of > ctx.now():

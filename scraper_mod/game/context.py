@@ -5,14 +5,17 @@ The service functions (tallying, move intake, resolution, the daemon) take a ``G
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Iterator
 
 from ..clock import Clock, SystemClock
 from ..errors import StorageError
-from ..store import Store
+from ..store import BACKUPS_DIR, Store
 from .config import Game, load_game
 
 
@@ -85,13 +88,56 @@ def check_state_owner(game: Game, store: Store) -> None:
             pass
 
 
-def open_game(arg: str | Path, *, clock: Clock | None = None) -> GameContext:
-    """Load the game file and open (creating if needed) its state store."""
+def open_game(arg: str | Path, *, clock: Clock | None = None,
+              readonly: bool = False) -> GameContext:
+    """Load the game file and open (creating if needed) its state store.
+
+    ``readonly``: for the commands that only read (``status``, ``tally --offline``): the state
+    is opened so that nothing can be written (a read-only mount, a copy of someone's game),
+    and must exist."""
     game = load_game(arg)
-    store = Store(game.state_path)
+    store = Store(game.state_path, readonly=readonly)
     try:
         check_state_owner(game, store)
+        if not readonly:
+            tighten_secret_files(game)
     except BaseException:
         store.close()
         raise
     return GameContext(game=game, store=store, clock=clock or SystemClock())
+
+
+def secret_files(game: Game) -> Iterator[Path]:
+    """Every file scraper-mod writes that holds roles, moves or the random list: the role
+    cards, the random list and its salt, each day's folder (private messages, the host
+    report), the answers to night moves, the state's backups."""
+    out = game.out_dir
+    roots = [out / "role-cards", game.folder / game.moves.outbox,
+             game.state_path.parent / BACKUPS_DIR]
+    roots += sorted(out.glob("day-*")) if out.is_dir() else []
+    secret = out / "random-list.secret.txt"
+    if secret.is_file() and not secret.is_symlink():
+        yield secret
+    for root in roots:
+        if not root.is_dir() or root.is_symlink():
+            continue
+        yield root
+        for p in root.rglob("*"):
+            if not p.is_symlink():
+                yield p
+
+
+def tighten_secret_files(game: Game) -> list[Path]:
+    """Make the secret files an older scraper-mod left readable by others (0644) readable by
+    the owner only (files 0600, folders 0700); returns what it changed. Never follows a link;
+    a file it may not change is left alone (a read-only copy)."""
+    changed = []
+    for p in secret_files(game):
+        try:
+            mode = os.lstat(p).st_mode
+            if mode & 0o077:
+                os.chmod(p, 0o700 if stat.S_ISDIR(mode) else 0o600)
+                changed.append(p)
+        except OSError:
+            pass
+    return changed

@@ -644,14 +644,15 @@ def write_day_files(out_dir: Path, day: int, files: Mapping[str, str]) -> Path:
                                hint="move that file away; resolving writes the folder there")
         if new.exists():
             shutil.rmtree(new)
-        new.mkdir()
+        new.mkdir(mode=0o700)   # the PMs and the host report hold roles: owner only
         for rel, text in files.items():
             target = Path(os.path.normpath(new / rel))
             if new not in target.parents or Path(rel).is_absolute():
                 raise StorageError(f"refusing to write outside the day folder: {rel}",
                                    path=str(new))
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(target, "wb") as fh:
+            target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            with open(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+                      "wb") as fh:
                 fh.write(text.encode("utf-8"))
                 fh.flush()
                 os.fsync(fh.fileno())
@@ -775,6 +776,19 @@ def final_scan(ctx, day: int) -> None:
             raise MailboxError(f"the last read of the moves failed: {intake.fetch.errors[0]}",
                                source=intake.fetch.source,
                                hint="try again, or resolve the stored moves with --offline")
+
+
+def check_topic_read(ctx, day: int) -> None:
+    """Refuse to resolve offline a day whose topic was never read (issue 18 item 6): with no
+    stored post it would count no vote and jail by the random list, silently."""
+    from ..forum.poller import canonical_topic_url
+    topic = ctx.topic_for_day(day)
+    if not topic or ctx.store.known_post_ids(canonical_topic_url(topic)):
+        return      # no topic at all: the tally says so itself
+    raise RulesError(f"day {day}'s topic {topic} was never read: resolved offline it would "
+                     "count no vote and jail by the random list",
+                     hint=f"read it first (scraper-mod poll {ctx.game.folder}, or resolve "
+                          "without --offline), or add --force to resolve it without its votes")
 
 
 def _reveal(ctx, state) -> RandomReveal | None:
@@ -914,6 +928,8 @@ def resolve_day_files(ctx, day: int | None = None, *, force: bool = False,
     checked_state_before(ctx, day)  # before any network: an impossible day fails fast
     if not offline:
         final_scan(ctx, day)
+    elif not force:
+        check_topic_read(ctx, day)
     report, before, after, lynch, orders = compute_day(ctx, day)
     files = render_day(report)
     out_dir = ctx.game.out_dir

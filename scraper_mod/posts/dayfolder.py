@@ -9,8 +9,10 @@ from pathlib import Path
 
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` through a synced temporary file
-    in the same folder and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    in the same folder and a rename. The file is readable by its owner only (0600, as
+    ``mkstemp`` makes it), and a folder it creates for it too (0700): what is written so holds
+    roles, moves or the random list (role cards, answers to moves, the secret list)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:

@@ -1,0 +1,271 @@
+"""Issue 18, items 5-8: the state and the secret files.
+
+On fixtures/games/day1 with its real phpBB 3.3.15 topic stored (``read_topic``) and resolved:
+
+- item 5: every file holding roles, moves or the random list is readable by its owner only,
+  an older looser one is tightened; a logged-in poll of the real board stores no session id;
+- item 6: ``resolve --offline`` of a day whose topic was never read is refused, naming it;
+- item 7: a damaged or zero-byte state.sqlite3 is refused at open, naming the backup to
+  restore; a rolling backup is kept, one per newest resolved day;
+- item 8: ``status`` and ``tally --offline`` work on a read-only folder and mount and write
+  nothing there.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from qa_game import copy_game, edit, read_topic, without_root_powers
+
+from scraper_mod.cli import main
+from scraper_mod.store import BACKUPS_KEPT, Store
+
+T0 = datetime(2024, 4, 9, 17, 1, tzinfo=timezone.utc)
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(os.lstat(path).st_mode)
+
+
+def one_line(err: str) -> str:
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    return err
+
+
+@pytest.fixture
+def resolved(tmp_path, capsys) -> Path:
+    """The day-1 game, its topic read and day 1 resolved offline (Алексей jailed by votes)."""
+    game = copy_game(tmp_path)
+    read_topic(game)
+    assert main(["resolve", str(game), "--offline", "--day", "1"]) == 0
+    assert "jailed: Алексей (commissar, by votes)" in capsys.readouterr().out
+    return game
+
+
+# -- item 6 -------------------------------------------------------------------------------------
+
+def test_resolving_offline_a_topic_never_read_is_refused(tmp_path, capsys):
+    game = copy_game(tmp_path)
+    assert main(["resolve", str(game), "--offline", "--day", "1"]) == 1
+    err = one_line(capsys.readouterr().err)
+    assert "day 1's topic http://127.0.0.1/viewtopic.php?t=4 was never read" in err
+    assert "--force" in err and f"scraper-mod poll {game}" in err
+    assert not (game / "out").exists()
+    with Store(game / "state.sqlite3") as s:
+        assert s.resolutions() == {}
+    # --force: the host means it; nobody voted, the random list jails
+    assert main(["resolve", str(game), "--offline", "--day", "1", "--force"]) == 0
+    assert "jailed: NightOwl (sergeant, by random)" in capsys.readouterr().out
+    # read, the same command counts the votes
+    read_topic(game)
+    assert main(["resolve", str(game), "--offline", "--day", "1"]) == 0
+    assert "jailed: Алексей (commissar, by votes)" in capsys.readouterr().out
+
+
+# -- item 7 -------------------------------------------------------------------------------------
+
+def damage(path: Path) -> None:
+    """Overwrite one 4 KiB page in the middle of the file, as a bad sector or a torn copy."""
+    data = bytearray(path.read_bytes())
+    mid = len(data) // 2 // 4096 * 4096
+    data[mid:mid + 4096] = bytes((i * 151 + 7) % 256 for i in range(4096))
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("how", ["damaged", "zero bytes"])
+def test_a_broken_state_is_refused_and_says_how_to_restore(resolved, capsys, how):
+    state = resolved / "state.sqlite3"
+    backup = resolved / "backups" / "state-day-1.sqlite3"
+    assert backup.is_file()
+    if how == "damaged":
+        damage(state)
+    else:
+        state.write_bytes(b"")
+    broken = state.read_bytes()
+    for argv in (["status", str(resolved)], ["tally", str(resolved), "--offline", "--day", "1"],
+                 ["resolve", str(resolved), "--offline", "--day", "1"],
+                 ["day", "move", str(resolved), "2", "2024-04-10T21:00"]):
+        assert main(argv) == 1, argv
+        err = one_line(capsys.readouterr().err)
+        assert f"{state}: the state file is " in err
+        assert ("integrity check" in err) if how == "damaged" else ("empty (0 bytes)" in err
+                                                                    and "not a new game" in err)
+        assert f"cp '{backup}' '{state}'" in err
+    assert state.read_bytes() == broken           # never started afresh, never written
+    assert not (resolved / "out" / "day-2").exists()
+    # the line's own advice works: the game is back as it was after day 1
+    shutil.copyfile(backup, state)
+    assert main(["status", str(resolved), "--format", "json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["resolved"] == [1] and status["day"] == 2
+
+
+def test_a_zero_byte_state_without_backup_is_not_a_fresh_game(tmp_path, capsys):
+    game = copy_game(tmp_path)
+    (game / "state.sqlite3").write_bytes(b"")
+    assert main(["status", str(game)]) == 1
+    err = one_line(capsys.readouterr().err)
+    assert "empty (0 bytes)" in err and "no backup is kept yet" in err
+    assert (game / "state.sqlite3").read_bytes() == b""
+
+
+def test_backups_roll_one_per_newest_resolved_day_owner_only(tmp_path):
+    path = tmp_path / "state.sqlite3"
+    with Store(path) as s:
+        s.put("deal", {"salt": "соль"})
+        for day in range(1, 6):
+            s.save_resolution(day, {"day": day}, resolved_at=T0 + timedelta(days=day))
+        kept = sorted(p.name for p in (tmp_path / "backups").iterdir())
+        assert kept == [f"state-day-{d}.sqlite3" for d in (3, 4, 5)] and BACKUPS_KEPT == 3
+        # a cascade rewriting day 2 under day 5 takes no backup; day 5 again does
+        s.save_resolution(2, {"day": 2, "again": True}, resolved_at=T0)
+        assert sorted(p.name for p in (tmp_path / "backups").iterdir()) == kept
+    assert mode(tmp_path / "backups") == 0o700
+    for p in (tmp_path / "backups").iterdir():
+        assert mode(p) == 0o600
+    newest = tmp_path / "backups" / "state-day-5.sqlite3"
+    db = sqlite3.connect(newest)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"   # a single file
+    assert db.execute("SELECT COUNT(*) FROM resolutions").fetchone()[0] == 5
+    db.close()
+    with Store(newest) as s:                            # opens as a state, whole
+        assert s.get("deal") == {"salt": "соль"}
+
+
+# -- item 8 -------------------------------------------------------------------------------------
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_the_read_only_store_never_writes(resolved):
+    state = resolved / "state.sqlite3"
+    before = state.read_bytes()
+    with Store(state, readonly=True) as s:
+        assert s.resolution(1)["lynched"]["player"] == "Алексей"
+        with pytest.raises(sqlite3.OperationalError, match="readonly"):
+            s.put("day_topics", {"2": "http://127.0.0.1/viewtopic.php?t=5"})
+    assert state.read_bytes() == before
+    # in a writable folder SQLite may leave its (empty) -wal and -shm beside it, nothing else
+    assert {p.name for p in resolved.iterdir()} - {"state.sqlite3-wal", "state.sqlite3-shm"} \
+        == {"backups", "game.toml", "out", "state.sqlite3"}
+    wal = resolved / "state.sqlite3-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
+
+
+def reading_commands(game: Path) -> list[list[str]]:
+    cli = [sys.executable, "-m", "scraper_mod"]
+    return [cli + ["status", str(game), "--format", "json"],
+            cli + ["tally", str(game), "--offline", "--day", "1", "--format", "json"]]
+
+
+def check_reads(outputs: list[str]) -> None:
+    status, tally = (json.loads(o) for o in outputs)
+    assert status["resolved"] == [1] and status["day"] == 2
+    assert tally["lynch"] == {"player": "Алексей", "by": "votes"}
+    assert [(c["target"], c["votes"]) for c in tally["counts"]] == [("Алексей", 6),
+                                                                   ("NightOwl", 2)]
+
+
+def test_status_and_tally_work_in_a_read_only_folder(resolved):
+    """chmod as a host would (as root, without the capabilities that ignore it)."""
+    before = snapshot(resolved)
+    os.chmod(resolved / "state.sqlite3", 0o400)
+    os.chmod(resolved, 0o555)
+    try:
+        runs = [subprocess.run(without_root_powers(argv), capture_output=True, text=True,
+                               timeout=120) for argv in reading_commands(resolved)]
+    finally:
+        os.chmod(resolved, 0o755)
+    for p in runs:
+        assert p.returncode == 0, p.stderr
+    check_reads([p.stdout for p in runs])
+    assert snapshot(resolved) == before                 # no -wal, no -shm, nothing written
+
+
+def test_status_and_tally_work_on_a_read_only_mount(resolved):
+    """A read-only bind mount in a private mount namespace (root may write through chmod,
+    not through a read-only mount)."""
+    if not shutil.which("unshare") or subprocess.run(
+            ["unshare", "-m", "true"], capture_output=True, timeout=30).returncode != 0:
+        pytest.skip("no mount namespace here (unshare -m): a read-only mount cannot be made")
+    before = snapshot(resolved)
+    outputs = []
+    for argv in reading_commands(resolved):
+        script = (f"mount --bind {shlex_quote(resolved)} {shlex_quote(resolved)} && "
+                  f"mount -o remount,ro,bind {shlex_quote(resolved)} && "
+                  f"! touch {shlex_quote(resolved / 'probe')} 2>/dev/null && "
+                  + " ".join(shlex_quote(a) for a in argv))
+        p = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
+                           text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        outputs.append(p.stdout)
+    check_reads(outputs)
+    assert snapshot(resolved) == before
+
+
+def shlex_quote(value: object) -> str:
+    import shlex
+    return shlex.quote(str(value))
+
+
+# -- item 5 -------------------------------------------------------------------------------------
+
+def test_the_deal_writes_its_secrets_owner_only(tmp_path, capsys):
+    game = copy_game(tmp_path)
+    edit(game, "start = 2024-04-08", "start = 2030-04-08")   # not started yet
+    assert main(["deal", str(game)]) == 0
+    capsys.readouterr()
+    secret = [game / "out" / "random-list.secret.txt", *(game / "out" / "role-cards").iterdir()]
+    assert len(secret) == 9 and "SECRET" in secret[0].read_text(encoding="utf-8")
+    for p in secret:
+        assert mode(p) == 0o600, p
+    assert mode(game / "out" / "role-cards") == 0o700
+    assert mode(game / "state.sqlite3") == 0o600
+
+
+def test_the_days_posts_answers_and_backups_are_owner_only_and_old_ones_tightened(resolved,
+                                                                                  capsys):
+    game = resolved
+    day = game / "out" / "day-1"
+    pms = sorted((day / "pm").iterdir())
+    assert pms and "NightOwl" in {p.stem for p in pms}               # the promotion notice
+    for p in [*pms, day / "host-report.txt", day / "newspaper.bbcode",
+              game / "backups" / "state-day-1.sqlite3"]:
+        assert mode(p) == 0o600, p
+    for folder in (day, day / "pm", game / "backups"):
+        assert mode(folder) == 0o700, folder
+    # a night move by mail: its answer in the outbox is the player's alone too
+    new = game / "moves" / "new"
+    new.mkdir(parents=True)
+    for sub in ("cur", "tmp"):
+        (game / "moves" / sub).mkdir()
+    (new / "1712600000.m1.host").write_bytes(
+        "From: vasya@example.org\nTo: host@example.org\nSubject: ход\n"
+        "Message-ID: <m1@example.org>\nContent-Type: text/plain; charset=utf-8\n\n"
+        "убить Маша_2\n".encode())
+    assert main(["moves", str(game), "--day", "2"]) == 0
+    capsys.readouterr()
+    answers = list((game / "outbox").rglob("*.txt"))
+    assert len(answers) == 1 and "Маша_2" in answers[0].read_text(encoding="utf-8")
+    assert mode(answers[0]) == 0o600 and mode(answers[0].parent) == 0o700
+    # files an older scraper-mod left 0644 (and 0755 folders) are tightened at the next open
+    loose = [pms[0], day / "host-report.txt", answers[0], game / "backups" /
+             "state-day-1.sqlite3"]
+    for p in loose:
+        os.chmod(p, 0o644)
+    os.chmod(day / "pm", 0o755)
+    assert main(["moves", str(game), "--day", "2", "--offline"]) == 0
+    for p in loose:
+        assert mode(p) == 0o600, p
+    assert mode(day / "pm") == 0o700
