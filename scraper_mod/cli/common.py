@@ -9,7 +9,8 @@ import sys
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
-from ..errors import ConfigError
+from ..errors import ConfigError, RulesError
+from ..rules.calendar import wall_time
 
 
 def setup_logging(*, verbose: bool = False) -> None:
@@ -28,7 +29,10 @@ def parse_time_arg(value: str, tz: ZoneInfo, *, name: str = "--at") -> datetime:
     except ValueError:
         raise ConfigError(f"{name}: not an ISO 8601 time: {value!r}",
                           hint="e.g. 2024-03-15T19:30 or 2024-03-15T19:30:00+03:00") from None
-    t = t.replace(tzinfo=tz) if t.tzinfo is None else t
+    try:     # issue 18 item 11: no wall time skipped or shown twice by DST
+        t = wall_time(t, tz)
+    except RulesError as e:
+        raise ConfigError(f"{name}: {e.message}", hint=e.hint) from None
     try:  # year 1 or 9999 in another zone is no instant Python can compare
         t.astimezone(timezone.utc)
     except OverflowError:

@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import ConfigError, RulesError
-from ..rules.calendar import MAX_DAYS, Calendar
+from ..rules.calendar import MAX_DAYS, Calendar, wall_time
 from ..rules.model import Player, Role, RuleOptions
 from ..rules.names import fold
 
@@ -436,8 +436,10 @@ def parse_game(data: dict, *, path: Path) -> Game:
                     r.fail(pre + "deadline", f"must be a date and time, not {dl!r}")
             if not isinstance(dl, datetime):
                 r.fail(pre + "deadline", "must be a date and time like 2024-03-15T20:00:00+03:00")
-            if dl.tzinfo is None:
-                dl = dl.replace(tzinfo=tz)
+            try:     # issue 18 item 11: no wall time skipped or shown twice by DST
+                dl = wall_time(dl, tz)
+            except RulesError as e:
+                r.fail(pre + "deadline", e.message, hint=e.hint)
         if any(x.number == n for x in days):
             r.fail(pre + "number", f"day {n} is listed twice")
         topic = r.typed(d, pre, "topic", str)

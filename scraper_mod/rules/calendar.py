@@ -35,6 +35,34 @@ WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 MAX_DAYS = 2000
 
 
+def _offset(t: datetime) -> str:
+    """``+02:00``: the UTC offset of an aware ``t`` as ISO 8601 writes it."""
+    return t.isoformat()[-6:]
+
+
+def wall_time(naive: datetime, tz: ZoneInfo) -> datetime:
+    """The instant a host means by a wall time written without an offset (``day move``,
+    ``[[days]] deadline``), refusing the two that mean no single instant: one skipped when
+    the clocks go forward (Europe/Berlin 2025-03-30 02:30) and one shown twice when they go
+    back (2025-10-26 02:30), for which the error names both offsets to choose from. A time
+    with an offset is returned as it is. Raises ``RulesError``."""
+    if naive.tzinfo is not None:
+        return naive
+    first, second = naive.replace(tzinfo=tz, fold=0), naive.replace(tzinfo=tz, fold=1)
+    if first.utcoffset() == second.utcoffset():
+        return first
+    shown = naive.isoformat(timespec="minutes" if not naive.second else "seconds")
+    if first.astimezone(timezone.utc).astimezone(tz).replace(tzinfo=None) != naive:
+        later = first.astimezone(timezone.utc).astimezone(tz)
+        raise RulesError(f"{shown} does not exist in {tz.key}: the clocks go forward that "
+                         "night and skip it",
+                         hint=f"give a time outside the skipped hour, e.g. "
+                              f"{later.replace(tzinfo=None).isoformat(timespec='minutes')}")
+    raise RulesError(f"{shown} happens twice in {tz.key}: the clocks go back that night",
+                     hint=f"add its offset: {shown}{_offset(first)} (the first time) or "
+                          f"{shown}{_offset(second)} (the second)")
+
+
 def _local(d: date, t: time, tz: ZoneInfo) -> datetime:
     """The wall time ``t`` on date ``d`` in ``tz``, normalised (DST gaps resolved)."""
     naive = datetime.combine(d, t)
