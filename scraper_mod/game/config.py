@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import ConfigError, RulesError
+from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
 from ..rules.model import Player, Role, RuleOptions
 from ..rules.names import fold
@@ -47,6 +48,7 @@ class ForumConfig:
     retries: int = 4
     forum: str | None = None      # viewforum URL where new day topics appear
     title_pattern: str = r"День\s*{n}\b|Day\s*{n}\b"
+    max_post_chars: int = 60000   # the board's limit (phpBB's default); a longer post is split
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ class MovesConfig:
     smtp_from: str | None = None
     smtp_security: str = "none"   # none | starttls | ssl
     smtp_username: str | None = None  # password from SCRAPER_MOD_SMTP_PASSWORD
+    max_story_chars: int = 3000   # what of the murder story the newspaper quotes (0: none)
 
 
 @dataclass(frozen=True)
@@ -471,6 +474,11 @@ def parse_game(data: dict, *, path: Path) -> Game:
         r.fail("forum.timeout", f"must be a finite number of seconds > 0, not {forum.timeout!r}")
     if not 0 <= forum.retries <= 20:
         r.fail("forum.retries", f"must be from 0 to 20, not {forum.retries!r}")
+    if forum.max_post_chars and not MIN_POST_CHARS <= forum.max_post_chars <= 10_000_000:
+        r.fail("forum.max_post_chars", f"must be 0 (no limit) or from {MIN_POST_CHARS} to "
+               f"10000000 characters, not {forum.max_post_chars!r}",
+               hint="the board's own limit: phpBB's ACP, Posting settings, «Maximum "
+                    "characters per post» (60000 by default)")
     try:
         re.compile(forum.title_pattern.replace("{n}", "1"))
     except re.error as e:
@@ -487,6 +495,9 @@ def parse_game(data: dict, *, path: Path) -> Game:
         if getattr(moves, key) is not None and not 1 <= getattr(moves, key) <= 65535:
             r.fail(f"moves.{key}", f"must be a port number from 1 to 65535, not "
                    f"{getattr(moves, key)!r}")
+    if not 0 <= moves.max_story_chars <= 50_000:
+        r.fail("moves.max_story_chars", f"must be from 0 (no story) to 50000 characters, not "
+               f"{moves.max_story_chars!r}")
     if moves.source == "imap" and not moves.host:
         r.fail("moves.host", "the IMAP server's host name is needed for source = \"imap\"")
 

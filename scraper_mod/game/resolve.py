@@ -37,6 +37,7 @@ from zoneinfo import ZoneInfo
 import jinja2
 
 from ..errors import ConfigError, RulesError, StorageError
+from ..posts.limits import cap_text, part_name, part_number, split_post
 from ..posts.notes import note_lines
 from ..posts.plural import plural_ru
 from ..posts.render import ZWSP, bbcode_inert, environment, render_text
@@ -293,6 +294,8 @@ class DayReport:
     vote_table: str = "list"               # "list" | "code" | "table"
     contacts: Mapping[str, str] = field(default_factory=dict)  # nick -> where his PMs go
     templates: str | None = None           # a game's own templates/ folder, tried first
+    max_post_chars: int = 60000            # the board's post limit: a longer newspaper is split
+    max_story_chars: int = 3000            # what of the murder story the newspaper quotes
 
     @property
     def deaths(self) -> tuple[str, ...]:
@@ -398,6 +401,7 @@ def _template_context(r: DayReport) -> dict:
     mafia_alive = sorted((n for n in alive_after if r.roles.get(n) and r.roles[n].is_mafia),
                          key=_order_key(r))
     orders = r.orders
+    story, story_chars = cap_text(res.story, r.max_story_chars)   # player text, capped
     return {
         "r": r, "res": res, "fmt": fmt, "options": opts, "day": r.day, "next_day": r.day + 1,
         "title": r.title, "lynched": lynched, "lynch_by": r.lynch_by or (lynched.by if lynched
@@ -405,7 +409,8 @@ def _template_context(r: DayReport) -> dict:
         "lynched_votes": lynched_votes, "counted_voters": counted_voters,
         "tied": r.tied, "candidates": r.candidates, "not_voting": r.not_voting,
         "layout": r.vote_table,
-        "killed": res.killed, "mafia_deaths": mafia_deaths, "story": res.story,
+        "killed": res.killed, "mafia_deaths": mafia_deaths, "story": story,
+        "story_chars": story_chars, "newspaper_parts": (),
         "saved": res.saved, "frozen": res.frozen,
         "freeze_public": opts.freeze_public,
         "vsb_announced": res.vsb_protected and opts.announce_vsb_protection,
@@ -504,8 +509,9 @@ def render_day(r: DayReport) -> dict[str, str]:
     ctx["pm_list"] = [(nick, [kind for kind, _ in parts], r.contacts.get(nick))
                       for nick, parts in sorted(recipients.items(),
                                                 key=lambda x: _order_key(r)(x[0]))]
-    files = {
-        "newspaper.bbcode": _render("newspaper", lang, "bbcode", ctx, r.templates),
+    files = newspaper_files(r, ctx)
+    ctx["newspaper_parts"] = tuple((name, len(text)) for name, text in files.items())
+    files |= {
         "day-start.bbcode": _render("day-start", lang, "bbcode", ctx, r.templates),
         "host-report.txt": _render("host-report", lang, "txt", ctx, r.templates),
         "result.json": result_json(r.result),
@@ -516,6 +522,18 @@ def render_day(r: DayReport) -> dict[str, str]:
             texts.append(_render(kind, lang, "txt", {**ctx, **extra}, r.templates))
         files[f"pm/{safe_file_name(nick)}.txt"] = "\n".join(texts)
     return dict(sorted(files.items()))
+
+
+def newspaper_files(r: DayReport, ctx: dict) -> dict[str, str]:
+    """The newspaper as one post, or split under the board's limit (``[forum]
+    max_post_chars``): ``newspaper.bbcode``, ``newspaper-2.bbcode`` …, posted in that order."""
+    def mark(where: str, part: int, parts: int) -> str:
+        return _render("newspaper-continued", r.lang, "bbcode",
+                       {**ctx, "where": where, "part": part, "parts": parts},
+                       r.templates).rstrip("\n")
+    paper = _render("newspaper", r.lang, "bbcode", ctx, r.templates)
+    return {part_name("newspaper", "bbcode", i): text for i, text in
+            enumerate(split_post(paper, r.max_post_chars, mark=mark), start=1)}
 
 
 def result_json(result: DayResult) -> str:
@@ -622,7 +640,7 @@ _OURS = {"newspaper.bbcode", "day-start.bbcode", "host-report.txt", "result.json
 
 def _ours(rel: str) -> bool:
     """A path in ``out/day-N/`` that resolving writes (``render_day``, ``preview_files``)."""
-    return rel in _OURS or rel.split("/")[0] in ("pm", "preview")
+    return rel in _OURS or rel.split("/")[0] in ("pm", "preview") or bool(part_number(rel))
 
 
 def write_day_files(out_dir: Path, day: int, files: Mapping[str, str]) -> Path:
@@ -855,7 +873,8 @@ def build_report(ctx, day: int, *, tally, lynch, moves, orders, before, result,
         reveal=_reveal(ctx, before) if over else None, topic=tally.topic,
         vote_table=vote_table_layout(game.rules),
         contacts={p.nick: p.contact for p in game.players if p.contact},
-        templates=str(game.folder / "templates"))
+        templates=str(game.folder / "templates"), max_post_chars=game.forum.max_post_chars,
+        max_story_chars=game.moves.max_story_chars)
 
 
 def _decide_lynch(tally, before, options):

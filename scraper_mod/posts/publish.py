@@ -29,6 +29,7 @@ from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
 from ..game.context import GameContext
 from ..game.resolve import safe_file_name
 from ..posts.dayfolder import write_atomic
+from ..posts.limits import part_number
 from ..rules.deal import safe_filename
 
 log = logging.getLogger(__name__)
@@ -105,12 +106,12 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
                                    f"--day {day}")
     result = json.loads(_read(folder / "result.json") or "{}")
     items: list[Item] = []
-    paper = _read(folder / "newspaper.bbcode")
-    if paper is not None:
-        target = results_target(ctx) or pub.results_forum or "(no [publish] results_topic)"
-        items.append(Item(day, "newspaper", "results", target, paper,
+    target = results_target(ctx) or pub.results_forum or "(no [publish] results_topic)"
+    for part, path in newspaper_parts(folder):
+        items.append(Item(day, "newspaper", "results" if part == 1 else f"results-{part}",
+                          target, path.read_text(encoding="utf-8"),
                           subject=f"{g.title}. Итоги" if g.language == "ru" else
-                          f"{g.title}. Results", source=str(folder / "newspaper.bbcode")))
+                          f"{g.title}. Results", source=str(path)))
     start = _read(folder / "day-start.bbcode")
     if start is not None and not result.get("winner"):
         if pub.day_topic == "open":
@@ -133,6 +134,20 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
     if pub.lock_day_topic and ctx.topic_for_day(day):
         items.append(Item(day, "lock", f"day-{day}", ctx.topic_for_day(day), ""))
     return items
+
+
+def newspaper_parts(folder: Path) -> list[tuple[int, Path]]:
+    """The newspaper's posts in ``out/day-N/``: ``newspaper.bbcode`` and, when it was split
+    under the board's limit, ``newspaper-2.bbcode`` … in part order (2 before 10), each
+    once; a part after a missing one is not posted (the day folder is written whole)."""
+    found = {n: p for p in folder.glob("newspaper*.bbcode")
+             if (n := part_number(p.name)) is not None and p.is_file()}
+    out = []
+    for n in range(1, len(found) + 1):
+        if n not in found:
+            break
+        out.append((n, found[n]))
+    return out
 
 
 def _move_answers(ctx: GameContext, day: int) -> list[Item]:
@@ -286,12 +301,20 @@ def publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter | 
     for item in items:
         rec = ctx.store.publication(gid, item.day, item.kind, item.key)
         to = item.to
+        waits = _previous_part(item)
+        if waits and (ctx.store.publication(gid, item.day, item.kind, waits) or {}).get(
+                "status") != "done":
+            # the parts of a split newspaper go in order, each after the one before is on
+            # the board (never a second results topic, never part 3 above part 2)
+            out.append(Outcome(item.kind, to, None, "skipped",
+                               f"waits for the newspaper's part before it ({waits})", item))
+            continue
         if rec and rec["status"] == "done":
             if item.kind == "newspaper" and rec["sha256"] != item.sha256 and rec["post_id"]:
                 try:
                     w = writer or _writer(ctx)
                     writer = w
-                    old = ctx.store.get(f"published_text/{item.day}/{item.kind}")
+                    old = ctx.store.get(_published_key(item))
                     w.edit(rec["post_id"], item.text + _changed_line(ctx, old, item.text))
                 except ScraperModError as e:
                     out.append(Outcome(item.kind, to, rec["url"], "failed", str(e), item))
@@ -340,7 +363,21 @@ def _record(ctx: GameContext, item: Item, status: str, pid: int | None, url: str
     ctx.store.set_publication(game_id(ctx), item.day, item.kind, item.key, status=status,
                               sha256=item.sha256, at=ctx.now(), post_id=pid, url=url)
     if status == "done" and item.kind == "newspaper":
-        ctx.store.put(f"published_text/{item.day}/{item.kind}", item.text)
+        ctx.store.put(_published_key(item), item.text)
+
+
+def _previous_part(item: Item) -> str | None:
+    """The key of the newspaper part that must be on the board before ``item``, if any."""
+    if item.kind != "newspaper" or not item.key.startswith("results-"):
+        return None
+    part = int(item.key.rsplit("-", 1)[1])
+    return "results" if part == 2 else f"results-{part - 1}"
+
+
+def _published_key(item: Item) -> str:
+    """Where the text of a posted newspaper (part) is kept, for the line an edit adds."""
+    key = f"published_text/{item.day}/{item.kind}"
+    return key if item.key == "results" else f"{key}/{item.key}"
 
 
 def _writer(ctx: GameContext) -> ForumWriter:
