@@ -166,12 +166,15 @@ def test_the_read_only_store_never_writes(resolved):
 def reading_commands(game: Path) -> list[list[str]]:
     cli = [sys.executable, "-m", "scraper_mod"]
     return [cli + ["status", str(game), "--format", "json"],
-            cli + ["tally", str(game), "--offline", "--day", "1", "--format", "json"]]
+            cli + ["tally", str(game), "--offline", "--day", "1", "--format", "json"],
+            cli + ["status", str(game.parent), "--format", "json"]]     # a folder of games
 
 
 def check_reads(outputs: list[str]) -> None:
-    status, tally = (json.loads(o) for o in outputs)
+    status, tally, folder = (json.loads(o) for o in outputs)
     assert status["resolved"] == [1] and status["day"] == 2
+    [entry] = folder["games"] if isinstance(folder, dict) else folder
+    assert entry["ok"] and entry["resolved"] == [1] and entry["problems"] == []
     assert tally["lynch"] == {"player": "Алексей", "by": "votes"}
     assert [(c["target"], c["votes"]) for c in tally["counts"]] == [("Алексей", 6),
                                                                    ("NightOwl", 2)]
@@ -179,18 +182,20 @@ def check_reads(outputs: list[str]) -> None:
 
 def test_status_and_tally_work_in_a_read_only_folder(resolved):
     """chmod as a host would (as root, without the capabilities that ignore it)."""
-    before = snapshot(resolved)
+    before = snapshot(resolved.parent)
     os.chmod(resolved / "state.sqlite3", 0o400)
     os.chmod(resolved, 0o555)
+    os.chmod(resolved.parent, 0o555)
     try:
         runs = [subprocess.run(without_root_powers(argv), capture_output=True, text=True,
                                timeout=120) for argv in reading_commands(resolved)]
     finally:
+        os.chmod(resolved.parent, 0o755)
         os.chmod(resolved, 0o755)
     for p in runs:
         assert p.returncode == 0, p.stderr
     check_reads([p.stdout for p in runs])
-    assert snapshot(resolved) == before                 # no -wal, no -shm, nothing written
+    assert snapshot(resolved.parent) == before                 # no -wal, no -shm, nothing written
 
 
 def test_status_and_tally_work_on_a_read_only_mount(resolved):
@@ -199,11 +204,12 @@ def test_status_and_tally_work_on_a_read_only_mount(resolved):
     if not shutil.which("unshare") or subprocess.run(
             ["unshare", "-m", "true"], capture_output=True, timeout=30).returncode != 0:
         pytest.skip("no mount namespace here (unshare -m): a read-only mount cannot be made")
-    before = snapshot(resolved)
+    root = resolved.parent
+    before = snapshot(root)
     outputs = []
     for argv in reading_commands(resolved):
-        script = (f"mount --bind {shlex_quote(resolved)} {shlex_quote(resolved)} && "
-                  f"mount -o remount,ro,bind {shlex_quote(resolved)} && "
+        script = (f"mount --bind {shlex_quote(root)} {shlex_quote(root)} && "
+                  f"mount -o remount,ro,bind {shlex_quote(root)} && "
                   f"! touch {shlex_quote(resolved / 'probe')} 2>/dev/null && "
                   + " ".join(shlex_quote(a) for a in argv))
         p = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
@@ -211,7 +217,7 @@ def test_status_and_tally_work_on_a_read_only_mount(resolved):
         assert p.returncode == 0, p.stderr
         outputs.append(p.stdout)
     check_reads(outputs)
-    assert snapshot(resolved) == before
+    assert snapshot(root) == before
 
 
 def shlex_quote(value: object) -> str:

@@ -71,7 +71,7 @@ def folder_status(folder: Path) -> dict:
         entry: dict = {"name": path.name, "folder": str(path)}
         try:
             load_game(path)
-            ctx = open_game(path)
+            ctx = open_game(path, readonly=True)     # status only reads (issue 18 item 8)
         except ScraperModError as e:
             entry.update(ok=False, problems=[str(e)])
             games.append(entry)
