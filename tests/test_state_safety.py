@@ -275,3 +275,18 @@ def test_the_days_posts_answers_and_backups_are_owner_only_and_old_ones_tightene
     for p in loose:
         assert mode(p) == 0o600, p
     assert mode(day / "pm") == 0o700
+
+
+def test_run_log_is_owner_only(tmp_path):
+    """`run` logs the files of each resolved day, pm/<nick>.txt among them: who gets the
+    mafia's news. A new run.log is 0600, an old 0644 one is tightened, its lines kept."""
+    from scraper_mod.cli.run import _file_handler
+    fresh = _file_handler(tmp_path / "run.log")
+    fresh.close()
+    assert mode(tmp_path / "run.log") == 0o600
+    old = tmp_path / "old" / "run.log"
+    old.parent.mkdir()
+    old.write_text("day 1 resolved; the posts are in out/day-1: pm/Игорь.txt\n", encoding="utf-8")
+    os.chmod(old, 0o644)
+    _file_handler(old).close()
+    assert mode(old) == 0o600 and "pm/Игорь.txt" in old.read_text(encoding="utf-8")

@@ -9,6 +9,7 @@ and to ``run.log`` in the game folder (``--log``).
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 from pathlib import Path
@@ -38,6 +39,14 @@ def register(sub) -> None:
 
 
 def _file_handler(path: Path) -> logging.Handler:
+    """The log file, readable by its owner only: the files of a resolved day it names
+    (pm/<nick>.txt) tell who gets the mafia's news and the checks (issue 18 item 5)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+        if path.is_file() and os.stat(path).st_mode & 0o077:
+            os.chmod(path, 0o600)
+    except OSError:
+        pass            # FileHandler says what is wrong
     try:
         h = logging.FileHandler(path, encoding="utf-8")
     except OSError as e:
