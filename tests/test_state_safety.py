@@ -290,3 +290,24 @@ def test_run_log_is_owner_only(tmp_path):
     os.chmod(old, 0o644)
     _file_handler(old).close()
     assert mode(old) == 0o600 and "pm/Игорь.txt" in old.read_text(encoding="utf-8")
+
+
+def test_a_state_of_an_older_schema_is_read_without_being_upgraded(tmp_path):
+    """A read-only command after an upgrade: the state of schema 3 is read through a migrated
+    copy in memory; the file keeps its schema and its bytes (the next writing command
+    upgrades it)."""
+    from scraper_mod.store import MIGRATIONS
+    path = tmp_path / "state.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+    for version, sql in enumerate(MIGRATIONS[:3], start=1):
+        db.executescript(sql)
+        db.execute("INSERT INTO migrations VALUES (?, '2024-04-08T00:00:00+00:00')", (version,))
+    db.execute("INSERT INTO resolutions VALUES (1, '2024-04-09T17:01:00+00:00', '{\"day\": 1}')")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with Store(path, readonly=True) as s:
+        assert s.schema_version == len(MIGRATIONS) and s.resolution(1) == {"day": 1}
+        assert s.publications("any") == []                  # a table of schema 4
+    assert path.read_bytes() == before
