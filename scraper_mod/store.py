@@ -204,7 +204,7 @@ def _check_whole(db: sqlite3.Connection, path: str) -> None:
     try:
         rows = [r[0] for r in db.execute("PRAGMA quick_check(5)")]
     except sqlite3.OperationalError:
-        raise
+        raise           # a lock, a full disk, no permission: not a damaged file
     except sqlite3.DatabaseError as e:
         rows = [str(e)]
     if rows != ["ok"]:
@@ -264,10 +264,8 @@ class Store:
         and the resolved days."""
         try:
             size = os.stat(self.path).st_size
-        except FileNotFoundError:
-            return
         except OSError:
-            return          # sqlite says what is wrong when it opens it
+            return          # a new game; or sqlite says what is wrong when it opens it
         if size == 0:
             raise StorageError("the state file is empty (0 bytes): it is not a new game, its "
                                "content was lost", path=self.path, hint=restore_hint(self.path))

@@ -93,8 +93,9 @@ def open_game(arg: str | Path, *, clock: Clock | None = None,
     """Load the game file and open (creating if needed) its state store.
 
     ``readonly``: for the commands that only read (``status``, ``tally --offline``): the state
-    is opened so that nothing can be written (a read-only mount, a copy of someone's game),
-    and must exist."""
+    is opened so that nothing can be written (a read-only mount, a copy of someone's game);
+    a game with no state yet reads as empty. Otherwise the secret files an older version
+    left readable by others are tightened (``tighten_secret_files``)."""
     game = load_game(arg)
     store = Store(game.state_path, readonly=readonly)
     try:
