@@ -53,15 +53,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
+from typing import Iterable, Mapping, NamedTuple, Sequence
 
 from .colors import DEFAULT_TEXT_COLORS, is_vote_color
 from .model import RuleOptions, Vote
 from .names import Match, NameIndex
+from .post import Post
 from .tally import Rejection
-
-if TYPE_CHECKING:  # the parser's value type only; rules/ imports nothing of forum/ at run time
-    from ..forum.model import Post
 
 __all__ = ["extract_votes", "VoteNotes", "EditNote", "REASONS", "reason_text", "NOTES",
            "note_text",
