@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -427,3 +428,32 @@ class Store:
             q, args = q + " WHERE kind=?", (kind,)
         return [(datetime.fromisoformat(a), k, json.loads(d))
                 for a, k, d in self.db.execute(q + " ORDER BY id", args)]
+
+    # -- for the services: no SQL outside this module ------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Writes inside are committed together or not at all (nested: the outer one counts)."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def resolved_days(self) -> set[int]:
+        """Only the day numbers: ``resolutions()`` would decode every stored day's state."""
+        return {r[0] for r in self.db.execute("SELECT day FROM resolutions")}
+
+    def last_fetch_at(self) -> datetime | None:
+        """When the last page was fetched (UTC), or None before the first fetch."""
+        row = self.db.execute("SELECT MAX(fetched_at) FROM fetches").fetchone()
+        return datetime.fromisoformat(row[0]) if row and row[0] else None
+
+    def skip_syncs(self) -> None:
+        """For a throw-away game (the demo): writes are not synced to disk, so a power cut may
+        lose the file, and a simulated week takes seconds on any disk."""
+        self.db.execute("PRAGMA synchronous=OFF")

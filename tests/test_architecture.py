@@ -2,11 +2,15 @@
 
 - ``scraper_mod/rules/`` is the pure core: it imports nothing of the project but itself and
   ``errors`` (including imports under ``TYPE_CHECKING``).
+- SQL only in ``store.py``: no ``execute(`` call and no SQL statement in a string elsewhere.
+- Imports of the project's own modules at the top of modules: inside a function only in
+  ``cli/`` (lazy imports for a fast ``--help``) or with a reason in ``IN_FUNCTION_IMPORTS``.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scraper_mod"
@@ -65,3 +69,75 @@ def test_the_walk_resolves_relative_imports(tmp_path):
     path = PACKAGE / "rules" / "x.py"  # never written: only its place in the package matters
     mods = [m for _, m in _project_imports(path, ast.parse(src))]
     assert mods == ["scraper_mod.forum.model", "scraper_mod.rules.names", "scraper_mod.store"]
+
+
+# -- SQL only in store.py --------------------------------------------------------------------
+
+_SQL = re.compile(r"\b(SELECT\s.+\sFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|"
+                  r"DELETE\s+FROM|CREATE\s+(TABLE|INDEX|VIEW)|DROP\s+TABLE|ALTER\s+TABLE|PRAGMA|"
+                  r"BEGIN(\s+IMMEDIATE)?$|COMMIT$|ROLLBACK$)", re.S)
+_EXECUTE = {"execute", "executemany", "executescript"}
+
+
+def _sql_in(tree: ast.AST) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                  if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                    ast.AsyncFunctionDef))
+                  and n.body and isinstance(n.body[0], ast.Expr)
+                  and isinstance(n.body[0].value, ast.Constant)}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _EXECUTE):
+            found.append((node.lineno, f".{node.func.attr}("))
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and id(node) not in docstrings and _SQL.search(node.value.strip())):
+            found.append((node.lineno, node.value.strip()[:40]))
+    return found
+
+
+def test_sql_only_in_store():
+    bad = []
+    for path in _modules(PACKAGE):
+        if path == PACKAGE / "store.py":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        bad += [f"{path.relative_to(PACKAGE.parent)}:{line}: {what}"
+                for line, what in _sql_in(tree)]
+    assert bad == []
+    # and the check finds the store's own SQL
+    store = ast.parse((PACKAGE / "store.py").read_text(encoding="utf-8"))
+    kinds = {what.split()[0] for _, what in _sql_in(store)}
+    assert {".execute(", "SELECT", "INSERT", "CREATE", "PRAGMA", "BEGIN"} <= kinds
+
+
+# -- imports at the top of modules -----------------------------------------------------------
+
+# module (relative to scraper_mod/) -> why it imports the project inside a function
+IN_FUNCTION_IMPORTS: dict[str, str] = {}
+
+
+def _in_function_imports(path: Path, tree: ast.AST) -> list[tuple[int, str]]:
+    found = []
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            sub = ast.Module(body=fn.body, type_ignores=[])
+            found += _project_imports(path, sub)
+    return sorted(set(found))
+
+
+def test_project_imports_at_the_top_of_modules_outside_cli():
+    bad = []
+    for path in _modules(PACKAGE):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if rel.startswith("cli/") or rel in IN_FUNCTION_IMPORTS:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        bad += [f"{rel}:{line} imports {mod} inside a function"
+                for line, mod in _in_function_imports(path, tree)]
+    assert bad == []
+    assert all(reason.strip() for reason in IN_FUNCTION_IMPORTS.values())
+    # the walk sees cli/'s lazy imports (there are some, on purpose)
+    cli = [m for p in _modules(PACKAGE / "cli")
+           for m in _in_function_imports(p, ast.parse(p.read_text(encoding="utf-8")))]
+    assert cli

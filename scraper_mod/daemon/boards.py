@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError
+from ..forum.connect import client_for_game
 
 __all__ = ["BoardGate", "BoardRegistry", "board_key"]
 
@@ -130,7 +131,6 @@ class BoardRegistry:
 
     def client(self, game, clock: Clock | None = None):
         """The shared ``ForumClient`` of the game's board and account (``[forum]``)."""
-        from ..forum.poller import client_for_game
         f = game.forum
         if not f.url:
             raise ConfigError("no [forum] url: the daemon has no board to read",

@@ -50,8 +50,15 @@ import schedule as schedule_lib
 
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError, ForumError, MailboxError, RulesError, ScraperModError
+from ..forum.connect import game_client, make_client
+from ..forum.parser import parse_forum_page
+from ..forum.poller import canonical_topic_url, poll_topic, read_at_deadline
 from ..game.config import GAME_FILE, load_game
 from ..game.context import GameContext
+from ..game.resolve import resolve_day_files
+from ..game.tally import tally_day
+from ..moves.intake import poll_moves, read_letter
+from ..moves.sources import source_for
 
 log = logging.getLogger("scraper_mod.run")
 
@@ -118,15 +125,6 @@ class DaemonOps(Protocol):
 # The plain functions (the real work)
 # ---------------------------------------------------------------------------------------------
 
-def make_client(ctx: GameContext):
-    """A ``ForumClient`` for the game's board (``[forum]``), on the game's clock."""
-    from ..forum.session import game_client
-    if not ctx.game.forum.url:
-        raise ConfigError("no [forum] url: the daemon has no board to read",
-                          path=str(ctx.game.path), key="forum.url",
-                          hint='e.g. url = "https://forum.example.org/"')
-    return game_client(ctx)
-
 
 @dataclass(frozen=True)
 class _Fetched:
@@ -152,9 +150,6 @@ def poll_moves_once(ctx: GameContext, *, answer: bool = True,
     """
     if not ctx.game.moves.source:
         return 0, ()
-    from ..forum.session import game_client
-    from ..moves.intake import poll_moves
-    from ..moves.sources import source_for
     source = source_for(ctx.game, client_factory=lambda: client or game_client(ctx))
     fetch = source.fetch_new(ctx.store, now=ctx.now())
     errors = tuple(fetch.errors)
@@ -176,7 +171,6 @@ def poll_once(ctx: GameContext, day: int, *, full: bool = False, client=None,
     topic = ctx.topic_for_day(day)
     report = None
     if topic:
-        from ..forum.poller import poll_topic
         client = client or make_client(ctx)
         report = poll_topic(client, ctx.store, topic, now=ctx.now, full=full,
                             board_tz=ctx.game.timezone)
@@ -212,7 +206,6 @@ def resolve_due(ctx: GameContext, day: int) -> Resolution:
     """Resolve day ``day`` (its deadline has passed and its final re-scan is done) and write
     ``out/day-N/`` (``resolving.resolve_day_files``, offline: the daemon re-scanned already).
     The store then holds the day's resolution."""
-    from ..game.resolve import resolve_day_files
     out = resolve_day_files(ctx, day, offline=True)
     result = out.result.to_json()
     return Resolution(day=day, out_dir=out.out_dir, files=tuple(sorted(out.files)),
@@ -257,8 +250,6 @@ def open_next_day(ctx: GameContext, day: int, *, client=None) -> str | None:
     known = ctx.topic_for_day(day)
     if known or not ctx.game.forum.forum:
         return known
-    from ..forum.parser import parse_forum_page
-    from ..forum.poller import canonical_topic_url
     rx = topic_title_regex(ctx.game.forum.title_pattern, day)
     client = client or make_client(ctx)
     page = client.get_page(ctx.game.forum.forum)
@@ -308,7 +299,6 @@ class LiveOps:
 
     def read_deadline(self, ctx: GameContext, day: int):
         """R2.11: the day's topic read at its deadline (``forum.poller.read_at_deadline``)."""
-        from ..forum.poller import read_at_deadline
         return read_at_deadline(self.client(ctx), ctx.store, ctx.topic_for_day(day),
                                 deadline=ctx.calendar().deadline(day), now=ctx.now,
                                 board_tz=ctx.game.timezone)
@@ -563,8 +553,7 @@ class Daemon:
             pass
 
     def resolved_days(self) -> set[int]:
-        # Only the day numbers: Store.resolutions() would decode every stored day's state.
-        return {r[0] for r in self.ctx.store.db.execute("SELECT day FROM resolutions")}
+        return self.ctx.store.resolved_days()
 
     def winner(self) -> str | None:
         for day, data in sorted(self.ctx.store.resolutions().items()):
@@ -1023,7 +1012,6 @@ def _leaders(ctx: GameContext, day: int, now: datetime) -> tuple[tuple, int | No
     if not ctx.topic_for_day(day):
         return (), None, "no topic yet"
     try:
-        from ..game.tally import tally_day
         tally = tally_day(ctx, day, as_of=now)
     except ImportError:
         return (), None, "the vote count is not available in this build"
@@ -1046,7 +1034,6 @@ def _moves_received(ctx: GameContext, day: int) -> tuple[int, tuple[str, ...]]:
     hi = cal.deadline(day)
     msgs = [m for m in ctx.store.messages()
             if (lo is None or m.received_at > lo) and m.received_at <= hi]
-    from ..moves.intake import read_letter
     senders: list[str] = []
     for m in msgs:
         s = read_letter(m).sender        # mail, queue file or phpBB PM; None if unreadable
@@ -1074,11 +1061,10 @@ def game_status(ctx: GameContext) -> GameStatus:
         last = summarize_result(data if isinstance(data, dict) else None)
     leaders, counted, note = ((), None, None) if winner else _leaders(ctx, day, now)
     received, movers = (0, ()) if winner else _moves_received(ctx, day)
-    row = ctx.store.db.execute("SELECT MAX(fetched_at) FROM fetches").fetchone()
     return GameStatus(
         title=ctx.game.title, timezone=ctx.game.timezone.key, now=now, day=day,
         topic=ctx.topic_for_day(day), day_start=cal.day_start(day), deadline=cal.deadline(day),
         moved=cal.is_moved(day), leaders=leaders, votes_counted=counted, tally_note=note,
         moves_received=received, movers=movers, resolved=tuple(sorted(done)), last_result=last,
         winner=winner, daemon_pid=running_pid(ctx.game.folder),
-        last_fetch=datetime.fromisoformat(row[0]) if row and row[0] else None)
+        last_fetch=ctx.store.last_fetch_at())

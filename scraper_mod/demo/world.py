@@ -45,8 +45,12 @@ from pathlib import Path
 from typing import Callable
 from zoneinfo import ZoneInfo
 
+from ..cli import deal as deal_cmd
 from ..clock import FakeClock
+from ..daemon.scheduler import Daemon, LiveOps, Resolution
 from ..errors import ScraperModError
+from ..game.context import open_game
+from .localboard import LocalBoard
 
 MSK = ZoneInfo("Europe/Moscow")
 TITLE = "Мафия-демо"
@@ -349,7 +353,6 @@ class DemoWorld:
     """The board, the Maildir and the script, wired to one ``ScriptedClock``."""
 
     def __init__(self, folder: Path, clock: ScriptedClock) -> None:
-        from .localboard import LocalBoard
         self.folder = folder
         self.clock = clock
         self.board = LocalBoard(language="ru", clock=clock, title="Мафия-клуб (демо)",
@@ -469,9 +472,6 @@ def _prepare_folder(keep: str | Path | None) -> tuple[Path, bool]:
 def run_demo(*, keep: str | Path | None = None, out: Callable[[str], None] = print,
              verbose: bool = False) -> DemoResult:
     """Play the built-in game; ``out`` gets each line to show. Returns what was played."""
-    from ..cli import deal as deal_cmd
-    from ..daemon.scheduler import Daemon, LiveOps, Resolution
-    from ..game.context import open_game
 
     started = _time.monotonic()
     folder, temporary = _prepare_folder(keep)
@@ -506,9 +506,7 @@ def run_demo(*, keep: str | Path | None = None, out: Callable[[str], None] = pri
         out("")
         world.script()
         ctx = open_game(folder, clock=clock)
-        # A throw-away game: its state file need not survive a power cut, and skipping the
-        # sync of every write makes the simulated week take seconds on any disk.
-        ctx.store.db.execute("PRAGMA synchronous=OFF")
+        ctx.store.skip_syncs()  # a throw-away game
 
         def on_resolved(res: Resolution) -> None:
             data = ctx.store.resolution(res.day) or {}

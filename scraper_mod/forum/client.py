@@ -45,6 +45,7 @@ from ..errors import (
     ParseError,
     TopicNotFoundError,
 )
+from .parser import classify_error_page, parse_html
 from .session import register_login, scrub_url, session_id
 
 log = logging.getLogger(__name__)
@@ -189,7 +190,6 @@ def _login_error_text(body: bytes) -> str:
 def page_error(result: FetchResult) -> ForumError | None:
     """The error a page without posts stands for (board disabled, no such topic or forum,
     login required), else None. The page kinds are the parser's (``classify_error_page``)."""
-    from .parser import classify_error_page, parse_html
 
     try:
         doc = parse_html(result.body, result.url)

@@ -34,19 +34,20 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Callable
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
-from ..errors import FetchError, ForumError, ParseError
+from ..errors import ConfigError, FetchError, ForumError, ParseError, TopicNotFoundError
 from ..store import Store
 from .client import FetchResult, ForumClient
+from .connect import client_for_game, game_client
 from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
 from .model import Post, TopicPage, post_from_json
-from .session import game_client, scrub_body, scrub_url
+from .parser import parse_topic_page
+from .session import scrub_body, scrub_url
 
 log = logging.getLogger(__name__)
 
@@ -155,22 +156,6 @@ def _content(post: Post, best: dict[str, str]) -> tuple[dict, bool]:
     return {**content, "precision": best[pid]}, sharper
 
 
-@contextmanager
-def _transaction(store: Store):
-    """One page's versions, deletions and state are written together (or not at all)."""
-    db = store.db
-    if db.in_transaction:
-        yield
-        return
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
-
-
 def _confirm_deleted(client: ForumClient, post_id: int, tid: int, key: str, *, record,
                      board_tz) -> tuple[bool, TopicPage | None, FetchResult | None]:
     """Ask the board for ``viewtopic.php?p=N``: is the post really gone from the topic?
@@ -180,8 +165,6 @@ def _confirm_deleted(client: ForumClient, post_id: int, tid: int, key: str, *, r
     Returns (gone, the page that shows it, its fetch) — gone is False with no page when the
     board could not be asked.
     """
-    from ..errors import TopicNotFoundError
-    from .parser import parse_topic_page
 
     url = urljoin(key, f"viewtopic.php?p={post_id}")
     try:
@@ -276,7 +259,7 @@ def read_at_deadline(client: ForumClient, store: Store, topic_url: str, *,
     error = "; ".join(report.errors) or ("" if sightings else "no post on the page read")
     if not report.complete and not report.errors:
         error = "the last page was not reached"
-    with _transaction(store):
+    with store.transaction():
         store.save_deadline_read(key, deadline, status=status,
                                  posts={pid: p.to_json() for pid, p in sightings.items()}
                                  if status == "read" else {},
@@ -300,7 +283,6 @@ def deadline_posts(store: Store, topic_url: str, deadline: datetime
 
 def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
                 full: bool, board_tz: ZoneInfo, observe: dict | None = None) -> PollReport:
-    from .parser import parse_topic_page
 
     key = canonical_topic_url(topic_url)
     tid = _topic_id(key)
@@ -364,7 +346,7 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
         last_fetch_time = res.fetched_at
         last_page = (res.body, res.url, page.style)
         ids = [p.post_id for p in page.posts]
-        with _transaction(store):
+        with store.transaction():
             for post in page.posts:
                 sightings[post.post_id] = post
                 was_known = post.post_id in known
@@ -507,14 +489,14 @@ def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, sta
         feed = {"url": None if result == "missing" else feed.get("url"), "status": result,
                 "error": why, "asked_at": now.isoformat(),
                 "retry_at": (now + wait).isoformat()}
-        with _transaction(store):
+        with store.transaction():
             store.set_topic_state(key, {**store.topic_state(key), "feed": feed})
         return result
 
     by_id = {e.post_id: e for e in entries}
     fid = fetch_ids.get(id(res))
     loaded: dict[int, Post] | None = None
-    with _transaction(store):
+    with store.transaction():
         for pid in candidates:
             entry = by_id.get(pid)
             post = sightings.get(pid)
@@ -572,7 +554,6 @@ def fetch_topic(client: ForumClient, topic_url: str, *,
                 on_fetch: Callable[[FetchResult], None] | None = None,
                 single_page: bool = False) -> list[TopicPage]:
     """Read a topic page by page (from the given page on), without a store."""
-    from .parser import parse_topic_page
 
     pages: list[TopicPage] = []
     url: str | None = client.url(topic_url)
@@ -597,7 +578,6 @@ def poll_day(ctx, day: int | None = None, *, full: bool = False,
 
     Returns None when the day has no topic yet.
     """
-    from ..errors import ConfigError
     now = ctx.now()
     if day is None:
         day = ctx.calendar().day_at(now)
@@ -615,26 +595,3 @@ def poll_day(ctx, day: int | None = None, *, full: bool = False,
 def _paced_for(client: ForumClient, full: bool):
     """A full re-scan is paced by the client's ``full_scan_delay``; other polls by min_delay."""
     return client.paced(client.full_scan_delay) if full else contextlib.nullcontext()
-
-
-def client_for_game(game, clock=None, *, topic_url: str | None = None,
-                    session=None) -> ForumClient:
-    """A ForumClient for the game's ``[forum]`` settings, with the game's clock injected."""
-    import time as _time
-    f = game.forum
-    base = f.url
-    if not base and topic_url:
-        base = urljoin(topic_url, "./")
-    if clock is None:
-        from ..clock import SystemClock
-        clock = SystemClock()
-    from ..clock import SystemClock as _Sys
-    if isinstance(clock, _Sys):
-        monotonic: Callable[[], float] = _time.monotonic
-    else:
-        monotonic = lambda: clock.now().timestamp()  # noqa: E731 - a simulated clock
-    return ForumClient(session, base_url=base or "", username=f.username,
-                       min_delay=f.min_delay, full_scan_delay=f.full_scan_delay,
-                       timeout=f.timeout, retries=f.retries,
-                       sleep=clock.sleep, monotonic=monotonic, now=clock.now)
-

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..clock import Clock, SystemClock
 from ..errors import StorageError
+from ..rules.calendar import Calendar
 from ..store import Store
 from .config import Game, load_game
 
@@ -27,7 +28,6 @@ class GameContext:
 
     def calendar(self):
         """The game's calendar (R1) with moved deadlines from [[days]] and the store."""
-        from ..rules.calendar import Calendar
         moved = {d.number: d.deadline for d in self.game.days if d.deadline is not None}
         moved.update({int(k): datetime.fromisoformat(v)
                       for k, v in self.store.get("moved_deadlines", {}).items()})

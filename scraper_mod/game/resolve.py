@@ -36,14 +36,24 @@ from zoneinfo import ZoneInfo
 
 import jinja2
 
-from ..errors import ConfigError, RulesError, StorageError
+from ..errors import ConfigError, ForumError, MailboxError, RulesError, StorageError
+from ..forum.poller import poll_day
+from ..moves.intake import day_moves, poll_moves
 from ..posts.notes import note_lines
 from ..posts.plural import plural_ru
+from ..posts.preview import preview_files
 from ..posts.render import ZWSP, bbcode_inert, environment, render_text
+from ..rules.deal import effective_duty, effective_players, effective_random_list
 from ..rules.model import ROLE_NAMES, DayResult, Move, Role, RuleOptions, Vote
 from ..rules.moves import REASONS as MOVE_REASONS
+from ..rules.moves import orders_from_moves
+from ..rules.night import resolve_day
 from ..rules.notes import Note
-from ..rules.state import with_named_duty
+from ..rules.randomlist import commitment_text
+from ..rules.state import GameState, initial_state, with_named_duty
+from ..rules.tally import decide_lynch
+from ..rules.votes import reason_text
+from .tally import post_link, tally_day
 
 # ---------------------------------------------------------------------------------------------
 # Formatting helpers handed to the templates as ``fmt``
@@ -231,7 +241,6 @@ class RandomReveal:
         """The exact text whose SHA-256 is the commitment (``randomlist.commitment_text``)."""
         if not self.salt:
             return None
-        from ..rules.randomlist import commitment_text
         return commitment_text(list(self.order), self.salt)
 
 
@@ -720,8 +729,6 @@ def default_day(ctx) -> int:
 def initial_game_state(ctx):
     """The state before day 1: the game file's players with the dealt roles, the duty mafioso
     and the random list (``scraper-mod deal``'s, unless the game file gives them)."""
-    from ..rules.deal import effective_duty, effective_players, effective_random_list
-    from ..rules.state import initial_state
     deal = ctx.store.get("deal")
     return initial_state(effective_players(ctx.game, deal), effective_duty(ctx.game, deal),
                          effective_random_list(ctx.game, deal) or ())
@@ -729,7 +736,6 @@ def initial_game_state(ctx):
 
 def state_before(ctx, day: int):
     """The game state day ``day`` starts from: the stored state after day ``day - 1``."""
-    from ..rules.state import GameState
     if day == 1:
         return initial_game_state(ctx)
     stored = ctx.store.resolution(day - 1)
@@ -756,8 +762,6 @@ def final_scan(ctx, day: int) -> None:
 
     A topic that could not be read completely, or a move source that failed, stops the
     resolution: a day is never resolved on partial data."""
-    from ..errors import ConfigError, ForumError, MailboxError
-    from ..forum.poller import poll_day
     if not ctx.topic_for_day(day):
         raise ConfigError(f"day {day} has no topic", path=str(ctx.game.path), key="days",
                           hint=f"add [[days]] number = {day} with its topic, or use --offline")
@@ -769,7 +773,6 @@ def final_scan(ctx, day: int) -> None:
                          hint="try again when the board answers, or resolve the stored "
                               "posts with --offline")
     if ctx.game.moves.source:
-        from ..moves.intake import poll_moves
         intake = poll_moves(ctx)
         if intake.fetch.errors:
             raise MailboxError(f"the last read of the moves failed: {intake.fetch.errors[0]}",
@@ -791,8 +794,6 @@ def build_report(ctx, day: int, *, tally, lynch, moves, orders, before, result,
                  after) -> DayReport:
     """The ``DayReport`` of a resolved day from the service objects (VOTES' ``DayTally``,
     MOVES' judged moves, CORE's states and result)."""
-    from ..rules.votes import reason_text
-    from .tally import post_link
     game = ctx.game
     lang = game.language
     cal = ctx.calendar()
@@ -845,7 +846,6 @@ def build_report(ctx, day: int, *, tally, lynch, moves, orders, before, result,
 
 
 def _decide_lynch(tally, before, options):
-    from ..rules.tally import decide_lynch
     leaders = [t for t in tally.tally.leaders if t in before.alive]
     if len(leaders) != 1 and not before.order:
         raise RulesError("the vote is tied or empty and the game has no random list (R3)",
@@ -870,10 +870,6 @@ def compute_day(ctx, day: int):
 
     Returns ``(report, files-independent parts)``: the ``DayReport``, the state after the
     day, the lynch and the night orders."""
-    from ..moves.intake import day_moves
-    from ..rules.moves import orders_from_moves
-    from ..rules.night import resolve_day
-    from .tally import tally_day
     game = ctx.game
     before = checked_state_before(ctx, day)
     deadline = ctx.calendar().deadline(day)
@@ -899,7 +895,6 @@ def resolve_day_files(ctx, day: int | None = None, *, force: bool = False,
     correction of an earlier day carries through; later days that no longer happen (the game
     now ends earlier) are withdrawn from the store and from ``out/``.
     """
-    from ..posts.preview import preview_files
     if day is None:
         day = default_day(ctx)
     if day < 1:

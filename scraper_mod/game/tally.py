@@ -19,12 +19,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from ..errors import ConfigError, RulesError
+from ..errors import ConfigError, ForumError, RulesError
+from ..forum import poller
+from ..forum.poller import canonical_topic_url, deadline_posts, stored_posts
 from ..morphology import inflect
 from ..posts.plural import plural_ru
 from ..posts.render import render_text
+from ..rules.deal import effective_random_list
 from ..rules.model import Vote
 from ..rules.names import name_index
+from ..rules.state import GameState, last_word_windows, stored_state_json
 from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
 from .context import GameContext
@@ -75,8 +79,6 @@ def state_before_day(ctx: GameContext, day: int) -> DayState:
 
     Unlike the resolution, a count never refuses: with day N-1 not resolved yet, it counts
     on the last known state and says so in ``notes``."""
-    from ..rules.deal import effective_random_list
-    from ..rules.state import GameState, last_word_windows, stored_state_json
 
     game = ctx.game
     random_list = tuple(effective_random_list(game, ctx.store.get("deal")) or ())
@@ -126,13 +128,11 @@ def state_before_day(ctx: GameContext, day: int) -> DayState:
 
 def day_versions(ctx: GameContext, topic: str) -> list:
     """Every stored version of the topic's posts with its first sighting (CLIENT's store)."""
-    from ..forum.poller import stored_posts
     return list(stored_posts(ctx.store, topic))
 
 
 def _deleted(ctx: GameContext, topic: str) -> dict[int, datetime]:
     """Posts of the topic found deleted by a full scan, with when they were found missing."""
-    from ..forum.poller import canonical_topic_url
     return dict(ctx.store.deleted_posts(canonical_topic_url(topic)))
 
 
@@ -320,7 +320,6 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
             poll_day(ctx, day)
         versions = day_versions(ctx, topic)
         deleted = _deleted(ctx, topic)
-        from ..forum.poller import deadline_posts
         at_deadline, read_failed = deadline_posts(ctx.store, topic, deadline)   # R2.11
     else:
         deleted, at_deadline, read_failed = {}, None, None
@@ -353,8 +352,6 @@ def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None
 def poll_day(ctx: GameContext, day: int):
     """Read the day's topic from the board once and store what is new (CLIENT's poller).
     A page that could not be read is an error: the count would be stale without saying so."""
-    from ..errors import ForumError
-    from ..forum import poller
     report = poller.poll_day(ctx, day)
     if report is not None and report.errors:
         first = report.errors[0]

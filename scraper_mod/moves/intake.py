@@ -27,8 +27,9 @@ from email.utils import format_datetime, make_msgid
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import MailboxError, ScraperModError
-from ..forum.session import game_client
+from ..errors import ForumError, MailboxError, ScraperModError
+from ..forum.connect import game_client
+from ..forum.pm import parse_pm_view
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.deal import effective_duty, effective_players, effective_random_list
@@ -104,8 +105,6 @@ def read_letter(msg: StoredMessage) -> Letter:
 def _read_pm(msg: StoredMessage) -> Letter:
     from zoneinfo import ZoneInfo
 
-    from ..errors import ForumError
-    from ..forum.pm import parse_pm_view
     try:
         pm = parse_pm_view(msg.raw, url=msg.key, fetched_at=msg.received_at,
                            board_tz=ZoneInfo("Europe/Moscow"))

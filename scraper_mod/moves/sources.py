@@ -45,7 +45,9 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable, Protocol
 
-from ..errors import MailboxError
+from ..errors import ConfigError, ForumError, MailboxError
+from ..forum.client import ForumClient
+from ..forum.pm import parse_pm_inbox, parse_pm_view
 from ..forum.session import scrub_body
 from ..store import Store
 
@@ -476,8 +478,6 @@ class PhpbbPmSource:
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
         from zoneinfo import ZoneInfo
 
-        from ..errors import ForumError
-        from ..forum.pm import parse_pm_inbox, parse_pm_view
         tz = self.board_tz or ZoneInfo("Europe/Moscow")
         stored = {m.key for m in store.messages(self.name)}
         new: list[int] = []
@@ -528,7 +528,6 @@ def source_for(game, *, client_factory: Callable[[], object] | None = None,
     """The move source configured in a game's ``[moves]``."""
     m = game.moves
     if m.source is None:
-        from ..errors import ConfigError
         raise ConfigError("no move source configured", path=str(game.path), key="moves.source",
                           hint='set source = "maildir", "imap", "queue" or "phpbb_pm"')
     folder = game.folder / m.path
@@ -542,11 +541,9 @@ def source_for(game, *, client_factory: Callable[[], object] | None = None,
                           security=m.security, ssl_context=ssl_context, since=since)
     if m.source == "phpbb_pm":
         if not game.forum.url:
-            from ..errors import ConfigError
             raise ConfigError("the PM source needs the board", path=str(game.path),
                               key="forum.url")
         if client_factory is None:
-            from ..forum.client import ForumClient
             client = ForumClient(base_url=game.forum.url, username=game.forum.username,
                                  min_delay=game.forum.min_delay, timeout=game.forum.timeout,
                                  retries=game.forum.retries)

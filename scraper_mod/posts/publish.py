@@ -24,6 +24,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import ConfigError, FetchError, ForumError, ScraperModError
+from ..forum.connect import make_client
 from ..forum.parser import parse_forum_page
 from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
 from ..game.context import GameContext
@@ -344,7 +345,6 @@ def _record(ctx: GameContext, item: Item, status: str, pid: int | None, url: str
 
 
 def _writer(ctx: GameContext) -> ForumWriter:
-    from ..daemon.scheduler import make_client
     return ForumWriter(make_client(ctx))
 
 
