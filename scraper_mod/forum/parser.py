@@ -74,7 +74,7 @@ MOSCOW = ZoneInfo("Europe/Moscow")
 
 __all__ = ["parse_topic_page", "parse_forum_page", "parse_topic_file", "TopicLink",
            "declared_timezone", "parse_html", "classify_error_page", "walk_body", "BodyParts",
-           "normalize_color"]
+           "color_as_written"]
 
 
 @dataclass(frozen=True)
@@ -175,8 +175,10 @@ def _tc(el) -> str:
     return "".join(el.itertext())
 
 
-def normalize_color(value: str) -> str | None:
-    """``#ff0000`` -> ``#FF0000``, ``#f00`` -> ``#FF0000``, ``Red`` -> ``red``, rgb() -> hex."""
+def color_as_written(value: str) -> str | None:
+    """A CSS color value cleaned for storing as phpBB wrote it: ``#ff0000`` -> ``#FF0000``,
+    ``#f00`` -> ``#FF0000``, ``Red`` -> ``red``, rgb() -> hex. Names stay names: the
+    canonical ``#RRGGBB`` the vote rules compare is ``rules.colors.normalize_color``'s."""
     v = value.strip().strip("'\"").strip()
     if v.lower().endswith("!important"):
         v = v[:-10].strip()
@@ -211,7 +213,7 @@ def _style_color(st: str) -> str | None:
     m = None
     for m in _RE_COLOR_DECL.finditer(st):
         pass
-    c = normalize_color(m.group(1)) if m else None
+    c = color_as_written(m.group(1)) if m else None
     if len(_STYLE_COLORS) > 4096:
         _STYLE_COLORS.clear()
     _STYLE_COLORS[st] = c
@@ -229,7 +231,7 @@ def _element_color(el) -> str | None:
     if el.tag == "font":
         c = el.get("color")
         if c:
-            return normalize_color(c)
+            return color_as_written(c)
     return None
 
 

@@ -13,6 +13,8 @@ from pathlib import Path
 from ..clock import Clock, SystemClock
 from ..errors import StorageError
 from ..rules.calendar import Calendar
+from ..rules.deal import effective_duty, effective_players, effective_random_list
+from ..rules.state import GameState, initial_state
 from ..store import Store
 from .config import Game, load_game
 
@@ -35,6 +37,13 @@ class GameContext:
         return Calendar(start=g.start, day_start=g.day_start, deadline=g.deadline,
                         tz=g.timezone, merge_weekends=g.rules.merge_weekends,
                         weekend_days=g.rules.weekend_days, moved=moved)
+
+    def initial_state(self) -> GameState:
+        """The state before day 1: the game file's players with the dealt roles, the duty
+        mafioso and the random list (``scraper-mod deal``'s, unless the game file gives them)."""
+        deal = self.store.get("deal")
+        return initial_state(effective_players(self.game, deal), effective_duty(self.game, deal),
+                             effective_random_list(self.game, deal) or ())
 
     def topic_for_day(self, day: int) -> str | None:
         """The day's topic URL: from the store (``day open``/discovery), else [[days]]."""

@@ -37,23 +37,24 @@ from zoneinfo import ZoneInfo
 import jinja2
 
 from ..errors import ConfigError, ForumError, MailboxError, RulesError, StorageError
+from ..forum.links import post_link, topic_root
 from ..forum.poller import poll_day
 from ..moves.intake import day_moves, poll_moves
 from ..posts.notes import note_lines
 from ..posts.plural import plural_ru
 from ..posts.preview import preview_files
 from ..posts.render import ZWSP, bbcode_inert, environment, render_text
-from ..rules.deal import effective_duty, effective_players, effective_random_list
+from ..rules.deal import safe_filename
 from ..rules.model import ROLE_NAMES, DayResult, Move, Role, RuleOptions, Vote
 from ..rules.moves import REASONS as MOVE_REASONS
 from ..rules.moves import orders_from_moves
 from ..rules.night import resolve_day
 from ..rules.notes import Note
 from ..rules.randomlist import commitment_text
-from ..rules.state import GameState, initial_state, with_named_duty
+from ..rules.state import GameState, with_named_duty
 from ..rules.tally import decide_lynch
-from ..rules.votes import reason_text
-from .tally import post_link, tally_day
+from ..rules.votes import EditNote, reason_text
+from .tally import tally_day
 
 # ---------------------------------------------------------------------------------------------
 # Formatting helpers handed to the templates as ``fmt``
@@ -215,20 +216,6 @@ class Rejected:
 
 
 @dataclass(frozen=True)
-class EditNote:
-    """An edit that touched a vote (R2.7): the targets before and after, and whether the
-    edited vote took effect."""
-
-    post_id: int
-    author: str
-    edited_at: datetime | None
-    before: tuple[str, ...] = ()
-    after: tuple[str, ...] = ()
-    counted: bool = True
-    seen_before: bool = True
-
-
-@dataclass(frozen=True)
 class RandomReveal:
     """The host's random list revealed at the end (R3.1): the order, the salt, the hash."""
 
@@ -325,9 +312,7 @@ def post_url(topic: str | None, post_id: int | None) -> str | None:
     """The permanent link of a post on the topic's board: ``.../viewtopic.php?p=N#pN``."""
     if not topic or post_id is None:
         return None
-    base = topic.split("?", 1)[0]
-    base = base.rsplit("/", 1)[0] + "/" if "/" in base else ""
-    return f"{base}viewtopic.php?p={post_id}#p{post_id}"
+    return post_link(topic_root(topic), post_id)
 
 
 def build_candidates(counts: Iterable[Any], votes: Iterable[Vote], *,
@@ -523,29 +508,13 @@ def render_day(r: DayReport) -> dict[str, str]:
         texts = []
         for kind, extra in parts:
             texts.append(_render(kind, lang, "txt", {**ctx, **extra}, r.templates))
-        files[f"pm/{safe_file_name(nick)}.txt"] = "\n".join(texts)
+        files[f"pm/{safe_filename(nick)}.txt"] = "\n".join(texts)
     return dict(sorted(files.items()))
 
 
 def result_json(result: DayResult) -> str:
     """CONTRACT's resolve JSON: the contract's key order, UTF-8, a trailing newline."""
     return json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"
-
-
-_UNSAFE = set('/\\:*?"<>|\0')
-
-
-def safe_file_name(nick: str) -> str:
-    """A nick as a file name: path separators and characters Windows forbids become ``_``.
-
-    Nicks that would collide after this are told apart by a short hash suffix.
-    """
-    s = "".join("_" if (ch in _UNSAFE or ord(ch) < 32) else ch for ch in nick).strip(" .")
-    while len(s.encode("utf-8")) > 200:    # file systems allow 255 bytes a name
-        s = s[:-1]
-    if s != nick or not s:
-        s = (s or "player") + "-" + hashlib.sha256(nick.encode()).hexdigest()[:6]
-    return s
 
 
 # ---------------------------------------------------------------------------------------------
@@ -726,18 +695,10 @@ def default_day(ctx) -> int:
     return day
 
 
-def initial_game_state(ctx):
-    """The state before day 1: the game file's players with the dealt roles, the duty mafioso
-    and the random list (``scraper-mod deal``'s, unless the game file gives them)."""
-    deal = ctx.store.get("deal")
-    return initial_state(effective_players(ctx.game, deal), effective_duty(ctx.game, deal),
-                         effective_random_list(ctx.game, deal) or ())
-
-
 def state_before(ctx, day: int):
     """The game state day ``day`` starts from: the stored state after day ``day - 1``."""
     if day == 1:
-        return initial_game_state(ctx)
+        return ctx.initial_state()
     stored = ctx.store.resolution(day - 1)
     if stored is None:
         missing = min(d for d in range(1, day) if ctx.store.resolution(d) is None)
@@ -813,9 +774,7 @@ def build_report(ctx, day: int, *, tally, lynch, moves, orders, before, result,
     notes = tally.notes
     rejected = tuple(Rejected(post_id=r.post_id, author=r.author, text=r.text, reason=r.reason,
                               why=reason_text(r.reason, lang)) for r in tally.rejected)
-    edits = tuple(EditNote(post_id=e.post_id, author=e.author, edited_at=e.edited_at,
-                           before=tuple(e.before), after=tuple(e.after), counted=e.counted,
-                           seen_before=e.seen_before) for e in notes.edits)
+    edits = tuple(notes.edits)
     order = {n: i for i, n in enumerate(before.roles)}
     posts_by = tuple(sorted(((n, int(c)) for n, c in dict(notes.posts_per_player).items()
                              if c), key=lambda x: (order.get(x[0], len(order)), x[0])))

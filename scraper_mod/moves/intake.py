@@ -32,11 +32,10 @@ from ..forum.connect import game_client
 from ..forum.pm import parse_pm_view
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
-from ..rules.deal import effective_duty, effective_players, effective_random_list
 from ..rules.model import Move, Player
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
 from ..rules.night import NightOrders
-from ..rules.state import GameState, initial_state, stored_state_json, with_named_duty
+from ..rules.state import GameState, stored_state_json, with_named_duty
 from ..store import StoredMessage
 from .grammar import parse_moves, text_has_code
 from .mail import decode_message
@@ -210,9 +209,7 @@ def state_before_day(ctx, day: int) -> GameState:
     it leaves out), with the alive list of a bare stored resolution JSON if any."""
     g = ctx.game
     earlier = {d: v for d, v in ctx.store.resolutions().items() if d < day}
-    deal = ctx.store.get("deal")
-    base = initial_state(effective_players(g, deal), effective_duty(g, deal),
-                         effective_random_list(g, deal) or ())
+    base = ctx.initial_state()
     if not earlier:
         return base
     data = earlier[max(earlier)]

@@ -25,10 +25,10 @@ from pathlib import Path
 
 from ..errors import ConfigError, FetchError, ForumError, ScraperModError
 from ..forum.connect import make_client
+from ..forum.links import post_path
 from ..forum.parser import parse_forum_page
 from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
 from ..game.context import GameContext
-from ..game.resolve import safe_file_name
 from ..posts.dayfolder import write_atomic
 from ..rules.deal import safe_filename
 
@@ -85,7 +85,7 @@ def _read(path: Path) -> str | None:
 
 def _nick_of_file(ctx: GameContext, name: str) -> str | None:
     for p in ctx.game.players:
-        if name in (safe_file_name(p.nick), safe_filename(p.nick)):
+        if name == safe_filename(p.nick):
             return p.nick
     return None
 
@@ -206,7 +206,7 @@ def _find_on_board(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[i
         return None
     for pid, text in writer.own_posts(topic):
         if _same(item.text, text):
-            return pid, writer.client.url(f"viewtopic.php?p={pid}#p{pid}")
+            return pid, writer.client.url(post_path(pid))
     return None
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from random import Random
 
@@ -208,7 +208,3 @@ def effective_random_list(game, store_deal: Mapping | None) -> tuple[str, ...] |
 def effective_duty(game, store_deal: Mapping | None) -> str | None:
     """The duty mafioso (R4.1): the game file's ``[mafia] duty``, else the dealt one."""
     return game.duty or (store_deal or {}).get("duty")
-
-
-def roles_in_order(roles: Mapping[str, Role], nicks: Iterable[str]) -> list[tuple[str, Role]]:
-    return [(n, roles[n]) for n in nicks]

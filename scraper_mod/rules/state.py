@@ -51,9 +51,6 @@ class GameState:
         except KeyError:
             raise RulesError(f"{nick!r} is not a player of this game") from None
 
-    def is_alive(self, nick: str | None) -> bool:
-        return nick is not None and nick in self.alive
-
     def alive_in_order(self) -> tuple[str, ...]:
         return tuple(n for n in self.roles if n in self.alive)
 

@@ -194,11 +194,11 @@ class EditNote:
     post_id: int
     author: str
     edited_at: datetime | None
-    edited_by: str | None
-    before: tuple[str, ...]       # vote targets before the edit (empty: none or never seen)
-    after: tuple[str, ...]
-    counted: bool                 # did the edit's vote take effect (before the cutoff)?
-    seen_before: bool             # was the earlier version ever seen
+    edited_by: str | None = None
+    before: tuple[str, ...] = ()  # vote targets before the edit (empty: none or never seen)
+    after: tuple[str, ...] = ()
+    counted: bool = True          # did the edit's vote take effect (before the cutoff)?
+    seen_before: bool = True      # was the earlier version ever seen
 
     def to_json(self) -> dict:
         return {"post_id": self.post_id, "author": self.author,
