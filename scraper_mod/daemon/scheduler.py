@@ -11,8 +11,7 @@ small ``DaemonOps`` interface so that tests can hand it fakes:
   ``scraper-mod day open GAME N URL``, or the newest topic of ``[forum] forum`` whose title matches
   ``[forum] title_pattern`` («День 4»).
 
-The timing rides on the ``schedule`` library, on a ``Scheduler`` of our own whose jobs read the
-injected clock (the library's module-level scheduler reads the wall clock):
+The timing is ``daemon.jobs``: jobs whose next run is a function of the injected clock:
 
 * a **poll job**: every ``poll_minutes`` (default 5), every ``final_poll_minutes`` (1) in the
   last ``final_window_minutes`` (30) before the deadline;
@@ -42,11 +41,9 @@ import os
 import re
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Callable, Protocol
-
-import schedule as schedule_lib
 
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError, ForumError, MailboxError, RulesError, ScraperModError
@@ -59,6 +56,7 @@ from ..game.resolve import resolve_day_files
 from ..game.tally import tally_day
 from ..moves.intake import poll_moves, read_letter
 from ..moves.sources import source_for
+from .jobs import ClockJob, ClockScheduler, naive_utc
 
 log = logging.getLogger("scraper_mod.run")
 
@@ -307,78 +305,6 @@ class LiveOps:
         if ctx.topic_for_day(day) or not ctx.game.forum.forum:
             return ctx.topic_for_day(day)
         return open_next_day(ctx, day, client=self.client(ctx))
-
-
-# ---------------------------------------------------------------------------------------------
-# The schedule library on an injected clock
-# ---------------------------------------------------------------------------------------------
-
-def _naive_utc(t: datetime) -> datetime:
-    return t.astimezone(timezone.utc).replace(tzinfo=None)
-
-
-class ClockJob(schedule_lib.Job):
-    """A ``schedule.Job`` whose next run is chosen by a function of the injected clock.
-
-    ``next_at(now)`` returns the aware instant of the next run, or None to cancel the job.
-    The library's own bookkeeping (``next_run``, ``last_run``, ordering) is kept, in naive
-    UTC as the library expects.
-    """
-
-    def __init__(self, scheduler: "ClockScheduler", next_at: Callable[[datetime], datetime | None],
-                 name: str) -> None:
-        super().__init__(1, scheduler)
-        self.unit = "seconds"
-        self.clock = scheduler.clock
-        self.next_at = next_at
-        self.name = name
-
-    def _schedule_next_run(self) -> None:
-        at = self.next_at(self.clock.now())
-        self.next_run = _naive_utc(at) if at is not None else None
-
-    @property
-    def should_run(self) -> bool:
-        return self.next_run is not None and _naive_utc(self.clock.now()) >= self.next_run
-
-    def run(self):
-        ret = self.job_func()
-        self.last_run = _naive_utc(self.clock.now())
-        self._schedule_next_run()
-        if self.next_run is None:
-            return schedule_lib.CancelJob
-        return ret
-
-    def reschedule(self) -> None:
-        """Recompute the next run now (the calendar or the game changed)."""
-        self._schedule_next_run()
-
-    def __repr__(self) -> str:
-        return f"<ClockJob {self.name} next={self.next_run}>"
-
-
-class ClockScheduler(schedule_lib.Scheduler):
-    """``schedule.Scheduler`` reading the injected clock instead of the wall clock."""
-
-    def __init__(self, clock: Clock) -> None:
-        super().__init__()
-        self.clock = clock
-
-    def add(self, name: str, next_at: Callable[[datetime], datetime | None],
-            func: Callable[[], object]) -> ClockJob:
-        job = ClockJob(self, next_at, name)
-        return job.do(func)
-
-    def run_pending(self) -> None:
-        for job in sorted(j for j in self.jobs if j.should_run):
-            self._run_job(job)
-
-    @property
-    def idle_seconds(self) -> float | None:
-        runs = [j.next_run for j in self.jobs if j.next_run is not None]
-        if not runs:
-            return None
-        return (min(runs) - _naive_utc(self.clock.now())).total_seconds()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -859,7 +785,7 @@ class Daemon:
             self._read_job = self.scheduler.add("deadline read", self.next_read_at,
                                                 self._guard("deadline read", self.read_job))
         # A due deadline first (its next run is in the past), then a poll right away.
-        self._poll_job.next_run = _naive_utc(now)
+        self._poll_job.next_run = naive_utc(now)
 
     def run(self, *, until: datetime | None = None) -> RunReport:
         """Run until the game is over, ``stop`` is set, or the clock reaches ``until``."""
@@ -886,7 +812,7 @@ class Daemon:
                 self._read_job.reschedule()
             if self._day_changed and self._poll_job in self.scheduler.jobs:
                 self._day_changed = False
-                self._poll_job.next_run = _naive_utc(self.now())
+                self._poll_job.next_run = naive_utc(self.now())
             idle = self.scheduler.idle_seconds
             if idle is None:
                 self.report.stopped_by = "game over"
