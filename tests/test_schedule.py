@@ -20,16 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scraper_mod.clock import FakeClock, SystemClock
-from scraper_mod.daemon.scheduler import (
-    Daemon,
-    GameLock,
-    PollResult,
-    Resolution,
-    fmt_delta,
-    game_status,
-    running_pid,
-    topic_title_regex,
-)
+from scraper_mod.daemon.lock import GameLock, running_pid
+from scraper_mod.daemon.scheduler import Daemon
+from scraper_mod.daemon.status import fmt_delta, game_status
+from scraper_mod.daemon.work import PollResult, Resolution, topic_title_regex
 from scraper_mod.errors import FetchError, ScraperModError
 from scraper_mod.game.context import open_game
 

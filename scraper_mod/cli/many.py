@@ -10,9 +10,10 @@ import threading
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from ..daemon.lock import GameLock
 from ..daemon.many import Host, find_games
-from ..daemon.scheduler import GameLock, fmt_delta, game_status
 from ..daemon.scheduler import log as daemon_log
+from ..daemon.status import fmt_delta, game_status
 from ..errors import ScraperModError
 from ..game.config import load_game
 from ..game.context import open_game

@@ -13,8 +13,10 @@ import signal
 import threading
 from pathlib import Path
 
-from ..daemon.scheduler import Daemon, GameLock, LiveOps
+from ..daemon.lock import GameLock
+from ..daemon.scheduler import Daemon
 from ..daemon.scheduler import log as daemon_log
+from ..daemon.work import LiveOps
 from ..errors import ConfigError, ScraperModError
 from ..game.context import open_game
 from ..posts.publish import auto_publish

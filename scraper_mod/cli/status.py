@@ -7,7 +7,7 @@ days, and whether a ``scraper-mod run`` is running for the game.
 
 from __future__ import annotations
 
-from ..daemon.scheduler import game_status
+from ..daemon.status import game_status
 from ..game.context import open_game
 from ..posts.publish import failures
 from .common import add_game_argument, print_json

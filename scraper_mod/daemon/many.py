@@ -29,8 +29,10 @@ from pathlib import Path
 from typing import Callable
 
 from ..clock import Clock, SystemClock
-from ..daemon.scheduler import Daemon, GameLock, LiveOps
+from ..daemon.lock import GameLock
+from ..daemon.scheduler import Daemon
 from ..daemon.scheduler import log as run_log
+from ..daemon.work import LiveOps
 from ..errors import ConfigError, ScraperModError
 from ..game.config import GAME_FILE, load_game
 from ..game.context import open_game

@@ -47,7 +47,8 @@ from zoneinfo import ZoneInfo
 
 from ..cli import deal as deal_cmd
 from ..clock import FakeClock
-from ..daemon.scheduler import Daemon, LiveOps, Resolution
+from ..daemon.scheduler import Daemon
+from ..daemon.work import LiveOps, Resolution
 from ..errors import ScraperModError
 from ..game.context import open_game
 from .localboard import LocalBoard
