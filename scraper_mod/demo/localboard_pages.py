@@ -74,6 +74,7 @@ class BoardPages:
 
     def _page(self, *, title: str, section: str, body: str, canonical: str | None = None,
               user: int = 1, redirect: str = "index.php", topic: BoardTopic | None = None) -> str:
+        # long: one page template: phpBB 3.3.15's header and footer markup in order
         s = self.s
         canon = (f'\t<link rel="canonical" href="{esc(canonical)}">\n' if canonical else "")
         canon = self._feed_links(topic) + canon
@@ -306,6 +307,7 @@ class BoardPages:
         return f'<div class="action-bar bar-{where}">\n\t\n{button}\t\n{pagination}\t\t</div>\n'
 
     def _render_post(self, p: BoardPost, index: int, bb: BBCodeRenderer) -> str:
+        # long: one template: a prosilver post block in the real page's order
         s = self.s
         u = self.users.get(p.author_id) or BoardUser(p.author_id, p.author)
         link = self._user_link(p.author_id, p.author)

@@ -104,6 +104,7 @@ def _aware(naive: datetime, tz: tzinfo) -> datetime:
 
 
 def parse_shown_date(text: str, *, tz: tzinfo, fetched_at: datetime | None = None) -> TimeRange:
+    # long: one branch per date format phpBB shows, tried in order
     """Read a date as phpBB shows it into a ``TimeRange`` in ``tz`` (aware datetimes).
 
     ``tz`` is the zone the board shows times in; ``fetched_at`` (aware) is the board's clock

@@ -49,6 +49,8 @@ What a page may lack, and what is returned then:
 
 from __future__ import annotations
 
+# long: the page parser of every phpBB style read; its split is issue 16's (another branch)
+
 import gc
 import re
 from dataclasses import dataclass, fields
@@ -1062,6 +1064,7 @@ def _make_post(post_id, author, author_id, tr: TimeRange, page_url, edit, parts:
 
 
 def _prosilver_post(div, post_id: int, *, tz, fetched_at, url) -> Post:
+    # long: reads a post block's fields in the page's order
     author = None
     author_id = None
     p_author = None

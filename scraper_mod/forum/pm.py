@@ -210,6 +210,7 @@ def _value_after(b):
 
 
 def _parse_pm_view(body, *, url, fetched_at, tz) -> PrivateMessage:
+    # long: reads a message page's fields in the page's order
     """One message's view page.
 
     Raises ``LoginRequiredError`` for the login page and ``ParseError`` for anything else

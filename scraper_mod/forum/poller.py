@@ -283,7 +283,7 @@ def deadline_posts(store: Store, topic_url: str, deadline: datetime
 
 def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
                 full: bool, board_tz: ZoneInfo, observe: dict | None = None) -> PollReport:
-
+    # long: one poll's steps in order (pages, deletions, feed, state) sharing its counters
     key = canonical_topic_url(topic_url)
     tid = _topic_id(key)
     clock = _now_fn(now)
@@ -442,6 +442,7 @@ def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, sta
                       deleted: set[int], last_page: tuple[bytes, str, str], record,
                       fetch_ids: dict[int, int], clock: Callable[[], datetime],
                       board_tz: ZoneInfo, refined: list[int]) -> str:
+    # long: R2.6's feed steps in order, sharing the poll's state
     """RULES R2.6: sharpen minute/relative post times with the topic's Atom feed.
 
     Asks the feed at most once per poll, and only when some post still lacks its second;

@@ -326,6 +326,7 @@ _CHOICES = {
 
 
 def parse_game(data: dict, *, path: Path) -> Game:
+    # long: one check per game.toml table, in the file's order
     """Validate a parsed TOML document into a ``Game``."""
     r = _Reader(path)
     r.unknown(data, "", {"game", "forum", "moves", "rules", "players", "mafia", "days",

@@ -50,6 +50,9 @@ Nothing here reads the clock, the disk or the network.
 
 from __future__ import annotations
 
+# long: R2 in one place (versions, fragments, targets, edits, notes); to be split once issue
+# 15's changes to it have landed
+
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -373,6 +376,7 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                   deadline_posts: Mapping[int, Post] | None = None,
                   deadline_read_failed: str | None = None,
                   ) -> tuple[list[Vote], list[Rejection], VoteNotes]:
+    # long: R2's steps in the order RULES gives them, over one shared context
     """R2, R8.1: the day's vote events as of ``as_of`` (default and at most: the deadline).
 
     ``versions``: every stored version of the day topic's posts with its first sighting, in
