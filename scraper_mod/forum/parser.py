@@ -47,9 +47,9 @@ What a page may lack, and what is returned then:
   "All times are UTC+03:00", "GMT + 1 Hour"), which ``parse_topic_file`` uses.
 """
 
-from __future__ import annotations
-
 # long: the page parser of every phpBB style read; its split is issue 16's (another branch)
+
+from __future__ import annotations
 
 import gc
 import re

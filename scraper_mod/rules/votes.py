@@ -48,10 +48,10 @@ The decisions, rule by rule:
 Nothing here reads the clock, the disk or the network.
 """
 
-from __future__ import annotations
-
 # long: R2 in one place (versions, fragments, targets, edits, notes); to be split once issue
 # 15's changes to it have landed
+
+from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
