@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, cast
 
 from .errors import StorageError
 
@@ -242,7 +242,7 @@ class Store:
             "INSERT INTO fetches (url, fetched_at, board_date, status, sha256, body) "
             "VALUES (?, ?, ?, ?, ?, X'')",
             (url, _iso(fetched_at), _iso(board_date) if board_date else None, status, digest))
-        return cur.lastrowid
+        return cast(int, cur.lastrowid)
 
     def fetches(self, *, url_prefix: str = "") -> Iterator[tuple[int, str, datetime, int, bytes]]:
         for r in self.db.execute("SELECT f.id, f.url, f.fetched_at, f.status, b.body "
@@ -346,7 +346,7 @@ class Store:
             "VALUES (?, ?, ?, ?, ?, ?)",
             (source, key, _iso(received_at), _iso(stored_at),
              hashlib.sha256(raw).hexdigest(), raw))
-        return cur.lastrowid, True
+        return cast(int, cur.lastrowid), True
 
     def messages(self, source: str | None = None) -> list[StoredMessage]:
         q = "SELECT id, source, key, received_at, raw FROM messages"
@@ -423,7 +423,7 @@ class Store:
                         (_iso(at), kind, json.dumps(data, ensure_ascii=False, sort_keys=True)))
 
     def events(self, kind: str | None = None) -> list[tuple[datetime, str, dict]]:
-        q, args = "SELECT at, kind, data FROM events", ()
+        q, args = "SELECT at, kind, data FROM events", cast(tuple[str, ...], ())
         if kind:
             q, args = q + " WHERE kind=?", (kind,)
         return [(datetime.fromisoformat(a), k, json.loads(d))

@@ -5,6 +5,9 @@
 - SQL only in ``store.py``: no ``execute(`` call and no SQL statement in a string elsewhere.
 - Imports of the project's own modules at the top of modules: inside a function only in
   ``cli/`` (lazy imports for a fast ``--help``) or with a reason in ``IN_FUNCTION_IMPORTS``.
+- No module over 600 lines and no function over 80 lines without a reason at its top: a
+  ``# long: <why>`` comment (a module's within its first 80 lines, a function's right
+  under its signature).
 """
 
 from __future__ import annotations
@@ -141,3 +144,44 @@ def test_project_imports_at_the_top_of_modules_outside_cli():
     cli = [m for p in _modules(PACKAGE / "cli")
            for m in _in_function_imports(p, ast.parse(p.read_text(encoding="utf-8")))]
     assert cli
+
+
+# -- sizes -----------------------------------------------------------------------------------
+
+MODULE_LINES, FUNCTION_LINES = 600, 80
+_LONG = re.compile(r"^\s*# long: \S")
+
+
+def _long_functions(tree: ast.AST, lines: list[str]) -> list[tuple[int, str, int]]:
+    """(line, name, length) of functions over the limit without a ``# long:`` reason."""
+    found = []
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            length = n.end_lineno - n.lineno + 1
+            top = lines[n.lineno - 1:n.body[0].lineno]   # the signature down to the body
+            if length > FUNCTION_LINES and not any(_LONG.match(x) for x in top):
+                found.append((n.lineno, n.name, length))
+    return found
+
+
+def test_no_long_module_or_function_without_a_reason():
+    bad = []
+    for path in _modules(PACKAGE):
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        rel = path.relative_to(PACKAGE.parent)
+        if len(lines) > MODULE_LINES and not any(_LONG.match(x) for x in lines[:80]):
+            bad.append(f"{rel}: {len(lines)} lines")
+        bad += [f"{rel}:{line} {name}: {n} lines"
+                for line, name, n in _long_functions(ast.parse(text), lines)]
+    assert bad == []
+
+
+def test_a_long_function_needs_its_reason_at_its_top():
+    body = "\n".join(f"    x{i} = {i}" for i in range(FUNCTION_LINES))
+    bare = f"def f():\n{body}\n"
+    told = f"def f():\n    # long: a table written out\n{body}\n"
+    late = f"def f():\n{body}\n    # long: too late\n"
+    assert [n for _, n, _ in _long_functions(ast.parse(bare), bare.splitlines())] == ["f"]
+    assert _long_functions(ast.parse(told), told.splitlines()) == []
+    assert [n for _, n, _ in _long_functions(ast.parse(late), late.splitlines())] == ["f"]

@@ -50,7 +50,8 @@ def run(args) -> int:
             raise ConfigError(f"--day: no day {day}", hint="days are numbered from 1")
         moves = day_moves(ctx, day)
         # where each message came from (a file name, an IMAP UID), to find a bad one
-        origins = {m.id: f"{m.source} {m.key}" for m in ctx.store.messages()}
+        origins: dict[int | None, str] = {m.id: f"{m.source} {m.key}"
+                                          for m in ctx.store.messages()}
         tz = ctx.game.timezone
         deadline = cal.deadline(day)
         if args.format == "json":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 from ..errors import ConfigError, ForumError
 from .common import add_game_argument
@@ -33,7 +34,7 @@ def _load_intake():
         raise
 
 
-def _moves_summary(report) -> str:
+def _moves_summary(report: Any) -> tuple[str, tuple[Any, ...]]:
     fetch = getattr(report, "fetch", None)
     parts = []
     if fetch is not None:
@@ -78,6 +79,7 @@ def run(args) -> int:
                 print(f"error: {e}", file=sys.stderr)
                 status = 1
             else:
+                assert report is not None   # the day has a topic (checked above)
                 print(f"forum: day {day}: {report.summary()}")
                 for err in report.errors:
                     print(f"error: {err}", file=sys.stderr)

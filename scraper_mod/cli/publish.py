@@ -28,6 +28,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     ctx = open_game(args.game)
+    day: int | None
     try:
         if args.role_cards:
             day, items = 0, plan_role_cards(ctx)

@@ -7,7 +7,7 @@ report and ``result.json``.
 
 from __future__ import annotations
 
-from ..game.context import open_game
+from ..game.context import GameContext, open_game
 from ..game.resolve import ResolveOutcome, default_day, resolve_day_files
 from .common import add_game_argument, print_json
 
@@ -38,7 +38,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def choose_day(ctx, *, force: bool = False) -> int:
+def choose_day(ctx: GameContext, *, force: bool = False) -> int:
     """The first due day not resolved yet; once every due day is, the last resolved one.
     With ``force`` and no due day unresolved, the day running now (to resolve it early)."""
     resolved = ctx.store.resolutions()

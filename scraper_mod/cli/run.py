@@ -18,7 +18,7 @@ from ..daemon.scheduler import Daemon
 from ..daemon.scheduler import log as daemon_log
 from ..daemon.work import LiveOps
 from ..errors import ConfigError, ScraperModError
-from ..game.context import open_game
+from ..game.context import GameContext, open_game
 from ..posts.publish import auto_publish
 from .common import add_game_argument
 
@@ -53,12 +53,12 @@ class PublishingOps(LiveOps):
     """LiveOps that, in [publish] mode auto, first posts what a resolved day still owes the
     board (a failure retried on each poll, before the next day's start in any case)."""
 
-    def poll(self, ctx, day: int, *, full: bool):
+    def poll(self, ctx: GameContext, day: int, *, full: bool):
         auto_publish(ctx)
         return super().poll(ctx, day, full=full)
 
 
-def preflight(ctx) -> list[str]:
+def preflight(ctx: GameContext) -> list[str]:
     """What must be right before the daemon starts (raises), and what is worth a warning."""
     g = ctx.game
     if not g.forum.url:
@@ -92,7 +92,8 @@ def run(args) -> int:
             for w in warnings:
                 daemon_log.warning("%s", w)
             if handler is not None:
-                daemon_log.info("the log is also written to %s", handler.baseFilename)
+                daemon_log.info("the log is also written to %s",
+                                getattr(handler, "baseFilename", "?"))
 
             def on_signal(signum, frame) -> None:
                 daemon_log.info("got %s: stopping after the current step",

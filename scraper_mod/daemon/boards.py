@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError
+from ..forum.client import ForumClient
 from ..forum.connect import client_for_game
 
 __all__ = ["BoardGate", "BoardRegistry", "board_key"]
@@ -116,7 +117,7 @@ class BoardRegistry:
         self.record = record
         self._lock = threading.Lock()
         self.gates: dict[str, BoardGate] = {}
-        self.clients: dict[tuple[str, str], object] = {}
+        self.clients: dict[tuple[str, str], ForumClient] = {}
 
     def gate(self, url: str, clock: Clock | None = None) -> BoardGate:
         """The gate of the board ``url`` is on (made on first use, on ``clock``)."""

@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..clock import Clock, SystemClock
 from ..daemon.lock import GameLock
@@ -63,8 +63,8 @@ def is_games_folder(path: Path) -> bool:
 
 
 class _Prefixed(logging.LoggerAdapter):
-    def process(self, msg, kwargs):
-        return f"[{self.extra['game']}] {msg}", kwargs
+    def process(self, msg: str, kwargs: Any) -> tuple[str, Any]:
+        return f"[{(self.extra or {})['game']}] {msg}", kwargs
 
 
 @dataclass

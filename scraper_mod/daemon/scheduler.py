@@ -75,8 +75,8 @@ class Daemon:
 
     def __init__(self, ctx: GameContext, *, ops: DaemonOps | None = None,
                  stop: threading.Event | None = None,
-                 on_resolved: Callable[[Resolution], None] | None = None,
-                 logger: logging.Logger | None = None) -> None:
+                 on_resolved: Callable[[Resolution], object] | None = None,
+                 logger: logging.Logger | logging.LoggerAdapter | None = None) -> None:
         self.ctx = ctx
         self.ops = ops if ops is not None else LiveOps()
         self.stop = stop or threading.Event()
@@ -220,7 +220,8 @@ class Daemon:
         if not self.ctx.topic_for_day(day):
             return
         try:
-            res = self.ops.read_deadline(self.ctx, day)
+            read = getattr(self.ops, "read_deadline")   # optional in DaemonOps (checked)
+            res = read(self.ctx, day)
         except ScraperModError as e:
             self.error(f"day {day}: reading the topic at the deadline failed: {e}")
             return

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, cast
 
 from ..errors import ConfigError, ForumError, MailboxError
 from ..forum.connect import game_client, make_client
@@ -24,7 +25,8 @@ from ..forum.poller import canonical_topic_url, poll_topic, read_at_deadline
 from ..game.context import GameContext
 from ..game.resolve import resolve_day_files
 from ..moves.intake import poll_moves
-from ..moves.sources import source_for
+from ..moves.sources import FetchReport, source_for
+from ..store import Store
 
 # ---------------------------------------------------------------------------------------------
 # What the work functions report
@@ -86,14 +88,14 @@ class DaemonOps(Protocol):
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Fetched:
     """A move source whose fetch already happened (hands its report to ``poll_moves``)."""
 
     name: str
-    report: object
+    report: FetchReport
 
-    def fetch_new(self, store, *, now):
+    def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
         return self.report
 
 
@@ -229,7 +231,7 @@ def open_next_day(ctx: GameContext, day: int, *, client=None) -> str | None:
         return None
     best = max(found, key=lambda t: (t.topic_id or 0))   # the newest, if several match
     url = canon(best.url)
-    ctx.set_topic_for_day(day, url)
+    ctx.set_topic_for_day(day, cast(str, url))   # found only the URLs canon() keeps
     ctx.store.log_event("day_opened", {"day": day, "topic": url, "title": best.title,
                                        "how": "forum"}, at=ctx.now())
     return url
@@ -259,7 +261,7 @@ class LiveOps:
 
     def read_deadline(self, ctx: GameContext, day: int):
         """R2.11: the day's topic read at its deadline (``forum.poller.read_at_deadline``)."""
-        return read_at_deadline(self.client(ctx), ctx.store, ctx.topic_for_day(day),
+        return read_at_deadline(self.client(ctx), ctx.store, cast(str, ctx.topic_for_day(day)),
                                 deadline=ctx.calendar().deadline(day), now=ctx.now,
                                 board_tz=ctx.game.timezone)
 

@@ -10,11 +10,11 @@ from datetime import datetime, timedelta, timezone
 from urllib.parse import quote
 
 from ..posts.plural import ru_plural_word
-from .localboard_model import BoardPost, BoardTopic, BoardUser
+from .localboard_model import BoardBase, BoardPost, BoardTopic, BoardUser
 from .localboard_text import BBCodeRenderer, esc
 
 
-class BoardPages:
+class BoardPages(BoardBase):
     """Mixin: LocalBoard's HTML pages (uses the board's model: users, topics, strings)."""
 
     # -- dates ----------------------------------------------------------------------------
@@ -273,11 +273,13 @@ class BoardPages:
                          f'href="{href(on - 1)}" rel="prev" role="button"><i class="icon '
                          f'fa-chevron-left fa-fw" aria-hidden="true"></i><span class="sr-only">'
                          f'{s["prev"]}</span></a></li>')
-        numbers = list(range(start_page, end_page + 1))
+        numbers: list[int | None] = list(range(start_page, end_page + 1))
         if start_page > 1:
-            numbers = [1, None] + numbers if start_page > 2 else [1] + numbers
+            head: list[int | None] = [1, None] if start_page > 2 else [1]
+            numbers = head + numbers
         if end_page < pages:
-            numbers = numbers + ([None, pages] if end_page < pages - 1 else [pages])
+            tail: list[int | None] = [None, pages] if end_page < pages - 1 else [pages]
+            numbers = numbers + tail
         for n in numbers:
             if n is None:
                 items.append('\t\t\t<li class="ellipsis" role="separator"><span>…</span></li>')

@@ -4,10 +4,11 @@ to the logged-in user. ``PMPages`` is a mixin of ``LocalBoard``.
 
 from __future__ import annotations
 
+from .localboard_model import BoardBase
 from .localboard_text import esc
 
 
-class PMPages:
+class PMPages(BoardBase):
     """Mixin: LocalBoard's private-message pages."""
 
     def render_pm_inbox(self, user: int) -> str:

@@ -9,11 +9,11 @@ import html
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable
+from typing import Any, Callable
 
 # -- language strings (from phpBB 3.3.15 en and the official ru pack, as seen on real pages) --
 
-STRINGS = {
+STRINGS: dict[str, dict[str, Any]] = {
     "ru": {
         "months": "янв фев мар апр май июн июл авг сен окт ноя дек".split(),
         "posts": "Сообщения", "joined": "Зарегистрирован", "by": "", "wrote": "писал(а)",

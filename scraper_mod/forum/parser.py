@@ -56,6 +56,7 @@ import re
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
+from typing import cast
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -126,7 +127,7 @@ def parse_html(body: bytes | str, url: str = ""):
                     text = body.decode("cp1251", errors="replace")
     if text is None:
         if b"\x00" in body:
-            body = body.replace(b"\x00", b"")
+            body = cast(bytes, body).replace(b"\x00", b"")
         try:
             doc = etree.fromstring(body, parser=_UTF8_PARSER)
         except (etree.ParserError, etree.XMLSyntaxError, ValueError) as e:

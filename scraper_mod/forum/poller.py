@@ -36,7 +36,7 @@ import dataclasses
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
@@ -48,6 +48,9 @@ from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
 from .model import Post, TopicPage, post_from_json
 from .parser import parse_topic_page
 from .session import scrub_body, scrub_url
+
+if TYPE_CHECKING:  # a type only: forum/ does not import game/ at run time
+    from ..game.context import GameContext
 
 log = logging.getLogger(__name__)
 
@@ -394,18 +397,18 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
     if full and complete and failure is None:
         missing = sorted(store.known_post_ids(key) - seen - already_deleted - set(deleted))
         for pid in missing:
-            gone, page, res = _confirm_deleted(client, pid, tid, key, record=record,
-                                               board_tz=board_tz)
+            gone, moved, moved_res = _confirm_deleted(client, pid, tid, key, record=record,
+                                                      board_tz=board_tz)
             if gone:
                 store.mark_deleted(key, pid, detected_at=last_fetch_time or clock())
                 deleted.append(pid)
-            elif page is not None:   # it had moved while the scan ran: keep its version
-                post = next(p for p in page.posts if p.post_id == pid)
+            elif moved is not None and moved_res is not None:   # it had moved while the scan
+                post = next(p for p in moved.posts if p.post_id == pid)      # ran: keep it
                 sightings[pid] = post
                 content, sharper = _content(post, precision)
                 if store.add_post_version(key, pid, post.to_json(), content=content,
-                                          fetched_at=res.fetched_at,
-                                          fetch_id=fetch_ids.get(id(res))):
+                                          fetched_at=moved_res.fetched_at,
+                                          fetch_id=fetch_ids.get(id(moved_res))):
                     (refined if sharper else new_versions).append(pid)
 
     feed_result = ""
@@ -573,7 +576,7 @@ def fetch_topic(client: ForumClient, topic_url: str, *,
     return pages
 
 
-def poll_day(ctx, day: int | None = None, *, full: bool = False,
+def poll_day(ctx: GameContext, day: int | None = None, *, full: bool = False,
              client: ForumClient | None = None) -> PollReport | None:
     """Poll the topic of ``day`` (default: the current day) of an open game.
 

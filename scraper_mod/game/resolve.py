@@ -31,7 +31,7 @@ import shutil
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 from zoneinfo import ZoneInfo
 
 import jinja2
@@ -54,6 +54,7 @@ from ..rules.randomlist import commitment_text
 from ..rules.state import GameState, with_named_duty
 from ..rules.tally import decide_lynch
 from ..rules.votes import EditNote, reason_text
+from .context import GameContext
 from .tally import tally_day
 
 # ---------------------------------------------------------------------------------------------
@@ -438,7 +439,7 @@ def _environment_with(folder: str) -> jinja2.Environment:
     """The templates with a game's own ``templates/`` folder tried first."""
     base = environment()
     return base.overlay(loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(folder),
-                                                    base.loader]))
+                                                    cast(jinja2.BaseLoader, base.loader)]))
 
 
 def _render(kind: str, lang: str, ext: str, ctx: dict, overrides: str | None = None) -> str:
@@ -684,7 +685,7 @@ class ResolveOutcome:
     withdrawn: tuple[int, ...] = ()
 
 
-def default_day(ctx) -> int:
+def default_day(ctx: GameContext) -> int:
     """``resolve``'s default day: the last one whose deadline has passed (CONTRACT)."""
     day = ctx.calendar().last_due_day(ctx.now())
     if day < 1:
@@ -695,7 +696,7 @@ def default_day(ctx) -> int:
     return day
 
 
-def state_before(ctx, day: int):
+def state_before(ctx: GameContext, day: int):
     """The game state day ``day`` starts from: the stored state after day ``day - 1``."""
     if day == 1:
         return ctx.initial_state()
@@ -718,7 +719,7 @@ def state_before(ctx, day: int):
     return with_named_duty(st.evolve(roles={n: st.roles[n] for n in order}), ctx.game.duty)
 
 
-def final_scan(ctx, day: int) -> None:
+def final_scan(ctx: GameContext, day: int) -> None:
     """The final full re-scan of the day's topic and the last read of the move source.
 
     A topic that could not be read completely, or a move source that failed, stops the
@@ -741,7 +742,7 @@ def final_scan(ctx, day: int) -> None:
                                hint="try again, or resolve the stored moves with --offline")
 
 
-def _reveal(ctx, state) -> RandomReveal | None:
+def _reveal(ctx: GameContext, state) -> RandomReveal | None:
     if not state.order:
         return None
     deal = ctx.store.get("deal") or {}
@@ -751,7 +752,7 @@ def _reveal(ctx, state) -> RandomReveal | None:
     return RandomReveal(order=tuple(state.order))
 
 
-def build_report(ctx, day: int, *, tally, lynch, moves, orders, before, result,
+def build_report(ctx: GameContext, day: int, *, tally, lynch, moves, orders, before, result,
                  after) -> DayReport:
     """The ``DayReport`` of a resolved day from the service objects (VOTES' ``DayTally``,
     MOVES' judged moves, CORE's states and result)."""
@@ -813,7 +814,7 @@ def _decide_lynch(tally, before, options):
                         cursor=before.cursor, options=options)
 
 
-def checked_state_before(ctx, day: int):
+def checked_state_before(ctx: GameContext, day: int):
     """``state_before``, refusing a day after the game's end."""
     before = state_before(ctx, day)
     if day > 1:
@@ -824,7 +825,7 @@ def checked_state_before(ctx, day: int):
     return before
 
 
-def compute_day(ctx, day: int):
+def compute_day(ctx: GameContext, day: int):
     """Resolve day ``day`` from the stored posts and moves, without writing anything.
 
     Returns ``(report, files-independent parts)``: the ``DayReport``, the state after the
@@ -842,7 +843,7 @@ def compute_day(ctx, day: int):
     return report, before, after, lynch, orders
 
 
-def resolve_day_files(ctx, day: int | None = None, *, force: bool = False,
+def resolve_day_files(ctx: GameContext, day: int | None = None, *, force: bool = False,
                       offline: bool = False, preview: bool = False,
                       cascade: bool = True) -> ResolveOutcome:
     """Resolve day ``day`` (RULES R6) and write ``out/day-N/`` (R9).
@@ -909,7 +910,7 @@ def resolve_day_files(ctx, day: int | None = None, *, force: bool = False,
                           withdrawn=tuple(withdrawn))
 
 
-def withdraw_day(ctx, day: int) -> None:
+def withdraw_day(ctx: GameContext, day: int) -> None:
     """Forget a resolved day that no longer happens: its stored resolution and its posts
     (the folder is renamed aside first, so a crash leaves it whole or gone)."""
     ctx.store.delete_resolutions_from(day)

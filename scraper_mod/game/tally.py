@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..errors import ConfigError, ForumError, RulesError
@@ -174,7 +175,7 @@ class DayTally:
 
     def to_json(self) -> dict:
         """CONTRACT.md's ``tally --format json``."""
-        data = {
+        data: dict[str, Any] = {
             "day": self.day, "topic": self.topic,
             "deadline": self._t(self.deadline), "as_of": self._t(self.as_of),
             "final": self.final,

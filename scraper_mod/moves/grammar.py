@@ -155,8 +155,8 @@ def _starts_with_move(line: str, match: Matcher) -> bool:
 
 def _segment_moves(segment: str, match: Matcher) -> list[ParsedMove]:
     words = list(_WORD.finditer(segment))
-    verbs = [(i, verb_kind(w.group())) for i, w in enumerate(words)]
-    verbs = [(i, k) for i, k in verbs if k is not None
+    kinds = [(i, verb_kind(w.group())) for i, w in enumerate(words)]
+    verbs = [(i, k) for i, k in kinds if k is not None
              and not (i > 0 and fold_word(words[i - 1].group()) in _NEGATIONS)]
     # a word right after a verb that names a player is the target, even when it reads like a
     # verb itself ("kill Killer", «проверить Лечилу»)

@@ -26,6 +26,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ForumError, MailboxError, ScraperModError
 from ..forum.connect import game_client
@@ -41,6 +42,9 @@ from .grammar import parse_moves, text_has_code
 from .mail import decode_message
 from .sources import FetchReport, MoveSource, source_for
 from .targets import matcher_for
+
+if TYPE_CHECKING:  # a type only: moves/ does not import game/ at run time
+    from ..game.context import GameContext
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +130,8 @@ def requests_from_letter(letter: Letter, players: tuple[Player, ...], match) -> 
                             problem="unreadable", via=letter.via)]
     sender = identify(letter.sender, players, via=letter.via)
     has_code = frozenset(p.nick for p in players if p.code and text_has_code(letter.text, p.code))
-    common = dict(story=parsed.story, codes=parsed.codes, has_code=has_code, via=letter.via)
+    common: dict[str, Any] = dict(story=parsed.story, codes=parsed.codes, has_code=has_code,
+                                  via=letter.via)
     if not parsed.moves:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender, **common)]
     out = []
@@ -178,7 +183,7 @@ def _read_cached(store, msg: StoredMessage) -> Letter:
     return letter
 
 
-def _letters(ctx, *, as_of: datetime | None = None) -> tuple[list[Letter], list[int]]:
+def _letters(ctx: GameContext, *, as_of: datetime | None = None) -> tuple[list[Letter], list[int]]:
     """Every stored message (up to ``as_of``), read, without second deliveries."""
     seen: set[str] = set()
     letters: list[Letter] = []
@@ -202,7 +207,7 @@ def _letters(ctx, *, as_of: datetime | None = None) -> tuple[list[Letter], list[
 
 # -- judging a day ------------------------------------------------------------------------------
 
-def state_before_day(ctx, day: int) -> GameState:
+def state_before_day(ctx: GameContext, day: int) -> GameState:
     """The game state at the start of ``day``'s night: the state kept with the last earlier
     resolution (``state`` / ``state_after`` / ``after`` in its stored data) when there is one;
     else the game file's (with the roles, duty and list ``scraper-mod deal`` drew for what
@@ -227,7 +232,7 @@ def state_before_day(ctx, day: int) -> GameState:
     return base
 
 
-def day_requests(ctx, day: int, *, as_of: datetime | None = None) -> list[MoveRequest]:
+def day_requests(ctx: GameContext, day: int, *, as_of: datetime | None = None) -> list[MoveRequest]:
     """Every move request received for ``day`` (up to ``as_of``)."""
     cal = ctx.calendar()
     players = ctx.game.players
@@ -272,7 +277,7 @@ def _cached_matcher(players: tuple) -> object:
     return matcher_for(players)
 
 
-def day_moves(ctx, day: int, *, as_of: datetime | None = None,
+def day_moves(ctx: GameContext, day: int, *, as_of: datetime | None = None,
               state: GameState | None = None) -> list[Move]:
     """The day's night moves, judged (R5), from the stored raw messages."""
     state = state if state is not None else state_before_day(ctx, day)
@@ -282,7 +287,7 @@ def day_moves(ctx, day: int, *, as_of: datetime | None = None,
                        players=g.players, require_code=g.moves.require_code)
 
 
-def day_orders(ctx, day: int, *, as_of: datetime | None = None,
+def day_orders(ctx: GameContext, day: int, *, as_of: datetime | None = None,
                state: GameState | None = None) -> NightOrders:
     """The night's orders for resolution (R5.2 mafia choice, R5.3-R5.6)."""
     state = state if state is not None else state_before_day(ctx, day)
@@ -291,7 +296,7 @@ def day_orders(ctx, day: int, *, as_of: datetime | None = None,
 
 # -- polling and answering ----------------------------------------------------------------------
 
-def poll_moves(ctx, *, source: MoveSource | None = None, send: bool = True) -> IntakeReport:
+def poll_moves(ctx: GameContext, *, source: MoveSource | None = None, send: bool = True) -> IntakeReport:
     """Fetch new messages into the store, judge each, write (and send) its answer."""
     source = source or source_for(ctx.game, client_factory=lambda: game_client(ctx))
     now = ctx.now()
@@ -312,11 +317,11 @@ def poll_moves(ctx, *, source: MoveSource | None = None, send: bool = True) -> I
                         errors=tuple(errors))
 
 
-def outbox_dir(ctx) -> Path:
+def outbox_dir(ctx: GameContext) -> Path:
     return ctx.game.folder / ctx.game.moves.outbox
 
 
-def answer_pending(ctx, *, send: bool = True) -> tuple[list[Answer], list[int], list[str]]:
+def answer_pending(ctx: GameContext, *, send: bool = True) -> tuple[list[Answer], list[int], list[str]]:
     """Write an answer for every stored message that has none yet; send unsent ones.
 
     Messages that need nothing more (answered and mailed or never to be mailed, second
@@ -380,7 +385,7 @@ def _replace(a: Answer, **kw) -> Answer:
 class _DayJudge:
     """Judges days as of given instants, reading and parsing each message once."""
 
-    def __init__(self, ctx, letters: list[Letter]) -> None:
+    def __init__(self, ctx: GameContext, letters: list[Letter]) -> None:
         self.ctx = ctx
         self.cal = ctx.calendar()
         self.players = ctx.game.players
@@ -410,7 +415,7 @@ class _DayJudge:
                            require_code=g.moves.require_code)
 
 
-def build_answer(ctx, letter: Letter, day: int, *, moves: list[Move] | None = None,
+def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move] | None = None,
                  requests: list[MoveRequest] | None = None) -> Answer:
     """The answer to one message, judged as things stood when it arrived (``moves``: the
     day's moves judged as of its arrival, and ``requests``: the message's own, when the
@@ -496,6 +501,7 @@ def send_answer(moves_config, answer: Answer, *, ssl_context=None) -> None:
     security = m.smtp_security
     username = m.smtp_username
     ctx = ssl_context or ssl.create_default_context()
+    smtp: smtplib.SMTP
     if security == "ssl":
         smtp = smtplib.SMTP_SSL(m.smtp_host, m.smtp_port, timeout=30, context=ctx)
     else:

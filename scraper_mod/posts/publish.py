@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import cast
 
 from ..errors import ConfigError, FetchError, ForumError, ScraperModError
 from ..forum.connect import make_client
@@ -132,7 +133,7 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
     if pub.private_messages and g.moves.source == "phpbb_pm":
         items += _move_answers(ctx, day)
     if pub.lock_day_topic and ctx.topic_for_day(day):
-        items.append(Item(day, "lock", f"day-{day}", ctx.topic_for_day(day), ""))
+        items.append(Item(day, "lock", f"day-{day}", cast(str, ctx.topic_for_day(day)), ""))
     return items
 
 
@@ -199,7 +200,7 @@ def _find_on_board(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[i
         return None
     if item.kind == "day-topic" or (item.kind == "newspaper" and not results_target(ctx)):
         forum = ctx.game.forum.forum if item.kind == "day-topic" else ctx.game.publish.results_forum
-        tid = _topic_of_title(writer, forum, item.subject)
+        tid = _topic_of_title(writer, cast(str, forum), item.subject)
         return (tid, writer.client.url(f"viewtopic.php?t={tid}")) if tid else None
     topic = topic_id_of(item.to)
     if topic is None:

@@ -119,6 +119,7 @@ def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOr
         return "dead"
 
     # 2. the freeze
+    t: str | None
     frozen: str | None = None
     if orders.freeze is not None:
         boss, t = orders.boss, orders.freeze

@@ -54,6 +54,7 @@ Nothing here reads the clock, the disk or the network.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Iterable, Mapping, NamedTuple, Sequence
@@ -460,7 +461,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                                    lang)
         # every edit that touched a vote (R2.7), before or after the cutoff
         edits.extend(_edit_notes(ctx, vs, cutoff, silent={id(p) for p in silent}))
-        if silent and _targets(ctx, silent[-1])[0] != _targets(ctx, stood[0])[0]:
+        if silent and stood is not None and \
+                _targets(ctx, silent[-1])[0] != _targets(ctx, stood[0])[0]:
             for frag in ctx.fragments(silent[-1]):
                 rejected.append(Rejection(post_id, author, frag.text,
                                           "silent_edit_after_deadline"))
@@ -642,7 +644,7 @@ def _shown(ctx: _Ctx, post: Post) -> str:
 
 
 def _edit_notes(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], cutoff: datetime,
-                silent: set[int] = frozenset()) -> list[EditNote]:
+                silent: AbstractSet[int] = frozenset()) -> list[EditNote]:
     """One note per edit that changed the post's vote targets (or whose before is unknown and
     whose after has a vote). ``silent``: ids of versions that are R2.11 edits after the
     deadline (never counted)."""
