@@ -41,5 +41,5 @@ class FakeClock:
     def set(self, t: datetime) -> None:
         self._now = t
 
-    def advance(self, **kw) -> None:
+    def advance(self, **kw: float) -> None:
         self._now += timedelta(**kw)

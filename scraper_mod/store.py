@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator, cast
+from typing import Any, Iterator, cast
 
 from .errors import StorageError
 
@@ -382,11 +382,11 @@ class Store:
     def delete_resolutions_from(self, day: int) -> None:
         self.db.execute("DELETE FROM resolutions WHERE day >= ?", (day,))
 
-    def get(self, key: str, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         r = self.db.execute("SELECT data FROM kv WHERE key=?", (key,)).fetchone()
         return json.loads(r[0]) if r else default
 
-    def put(self, key: str, value) -> None:
+    def put(self, key: str, value: Any) -> None:
         self.db.execute("INSERT OR REPLACE INTO kv VALUES (?, ?)",
                         (key, json.dumps(value, ensure_ascii=False, sort_keys=True)))
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scraper_mod.demo import localboard
+from scraper_mod.demo import localboard, localboard_pages
 from scraper_mod.game import resolve, tally
 from scraper_mod.posts.plural import plural_ru, ru_plural_word
 
@@ -27,8 +27,9 @@ def test_eleven_to_fourteen_take_the_many_form():
 def test_every_reader_uses_the_one_function():
     assert tally.plural_ru is plural_ru
     assert resolve.plural_ru is plural_ru
-    assert localboard.ru_plural_word is ru_plural_word
+    assert localboard_pages.ru_plural_word is ru_plural_word
     assert not hasattr(localboard, "_ru_plural")
+    assert not hasattr(localboard_pages, "_ru_plural")
 
 
 def test_the_posts_formatter_words_russian_and_english():

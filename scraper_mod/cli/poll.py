@@ -3,15 +3,16 @@ stores what is new and prints a short summary."""
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
 from typing import Any
 
 from ..errors import ConfigError, ForumError
-from .common import add_game_argument
+from .common import SubParsers, add_game_argument
 
 
-def register(sub) -> None:
+def register(sub: SubParsers) -> None:
     p = sub.add_parser(
         "poll", help="one poll of the current day's topic and the move source",
         description="Reads the current day's topic (only its last known page unless it grew, "
@@ -50,9 +51,9 @@ def _moves_summary(report: Any) -> tuple[str, tuple[Any, ...]]:
     return ", ".join(parts), errors
 
 
-def run(args) -> int:
-    from ..forum.poller import poll_day
+def run(args: argparse.Namespace) -> int:
     from ..game.context import open_game
+    from ..game.poll import poll_day
     from ..game.tally import current_day
 
     ctx = open_game(args.game)

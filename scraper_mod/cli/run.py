@@ -8,10 +8,12 @@ and to ``run.log`` in the game folder (``--log``).
 
 from __future__ import annotations
 
+import argparse
 import logging
 import signal
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..daemon.lock import GameLock
 from ..daemon.scheduler import Daemon
@@ -20,10 +22,13 @@ from ..daemon.work import LiveOps
 from ..errors import ConfigError, ScraperModError
 from ..game.context import GameContext, open_game
 from ..posts.publish import auto_publish
-from .common import add_game_argument
+from .common import SubParsers, add_game_argument
+
+if TYPE_CHECKING:
+    from ..daemon.work import PollResult
 
 
-def register(sub) -> None:
+def register(sub: SubParsers) -> None:
     p = sub.add_parser(
         "run", help="the unattended daemon: polls on a timer, resolves at each deadline, "
                     "writes the posts, opens the next day",
@@ -53,7 +58,7 @@ class PublishingOps(LiveOps):
     """LiveOps that, in [publish] mode auto, first posts what a resolved day still owes the
     board (a failure retried on each poll, before the next day's start in any case)."""
 
-    def poll(self, ctx: GameContext, day: int, *, full: bool):
+    def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult:
         auto_publish(ctx)
         return super().poll(ctx, day, full=full)
 
@@ -73,7 +78,7 @@ def preflight(ctx: GameContext) -> list[str]:
     return warnings
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..daemon.many import is_games_folder
     if is_games_folder(Path(args.game)):
         from .many import run_folder

@@ -31,6 +31,7 @@ from ..clock import Clock, SystemClock
 from ..errors import ConfigError
 from ..forum.client import ForumClient
 from ..forum.connect import client_for_game
+from ..game.config import Game
 
 __all__ = ["BoardGate", "BoardRegistry", "board_key"]
 
@@ -130,7 +131,7 @@ class BoardRegistry:
                                                    record=self.record)
             return gate
 
-    def client(self, game, clock: Clock | None = None):
+    def client(self, game: Game, clock: Clock | None = None) -> ForumClient:
         """The shared ``ForumClient`` of the game's board and account (``[forum]``)."""
         f = game.forum
         if not f.url:
@@ -151,6 +152,6 @@ class BoardRegistry:
                                                                     float(f.full_scan_delay)))
             return client
 
-    def board_of(self, game) -> str | None:
+    def board_of(self, game: Game) -> str | None:
         """The board key of a game (None without ``[forum] url``)."""
         return board_key(game.forum.url) if game.forum.url else None

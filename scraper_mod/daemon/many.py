@@ -322,7 +322,7 @@ class Host:
         self._plock = threading.Lock()
 
     # -- messages ---------------------------------------------------------------------------
-    def info(self, msg: str, *args) -> None:
+    def info(self, msg: str, *args: object) -> None:
         self.log.info(msg, *args)
 
     def note_problem(self, name: str, msg: str, *, level: int = logging.ERROR,

@@ -40,6 +40,7 @@ from ..clock import Clock, SystemClock
 from ..errors import ConfigError, ForumError, MailboxError, RulesError, ScraperModError
 from ..game.config import GAME_FILE, load_game
 from ..game.context import GameContext
+from ..rules.calendar import Calendar
 from .jobs import ClockJob, ClockScheduler, naive_utc
 from .status import fmt_delta
 from .work import DaemonOps, LiveOps, Resolution
@@ -105,7 +106,7 @@ class Daemon:
     def now(self) -> datetime:
         return self.ctx.now()
 
-    def calendar(self):
+    def calendar(self) -> Calendar:
         """``ctx.calendar()``, rebuilt only when the game file or a moved deadline changed."""
         key = (id(self.ctx.game), repr(self.ctx.store.get("moved_deadlines", {})))
         if self._cal is None or self._cal[0] != key:
@@ -128,10 +129,10 @@ class Daemon:
     def _say(self, level: int, msg: str, *args) -> None:
         self.log.log(level, f"[{self.stamp()}] " + msg, *args)
 
-    def info(self, msg: str, *args) -> None:
+    def info(self, msg: str, *args: object) -> None:
         self._say(logging.INFO, msg, *args)
 
-    def warn(self, msg: str, *args) -> None:
+    def warn(self, msg: str, *args: object) -> None:
         self._say(logging.WARNING, msg, *args)
 
     def error(self, msg: str) -> None:

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Protocol, cast
 
 from ..errors import ConfigError, ForumError, MailboxError
+from ..forum.client import ForumClient
 from ..forum.connect import game_client, make_client
 from ..forum.parser import parse_forum_page
-from ..forum.poller import canonical_topic_url, poll_topic, read_at_deadline
+from ..forum.poller import DeadlineRead, canonical_topic_url, poll_topic, read_at_deadline
 from ..game.context import GameContext
 from ..game.resolve import resolve_day_files
 from ..moves.intake import poll_moves
@@ -100,7 +101,7 @@ class _Fetched:
 
 
 def poll_moves_once(ctx: GameContext, *, answer: bool = True,
-                    client=None) -> tuple[int, tuple[str, ...]]:
+                    client: ForumClient | None = None) -> tuple[int, tuple[str, ...]]:
     """Read the move source once: (new messages stored, per-message problems).
 
     The messages are stored raw by the source; the move intake then judges and answers them.
@@ -121,7 +122,8 @@ def poll_moves_once(ctx: GameContext, *, answer: bool = True,
     return len(fetch.new), errors
 
 
-def poll_once(ctx: GameContext, day: int, *, full: bool = False, client=None,
+def poll_once(ctx: GameContext, day: int, *, full: bool = False,
+              client: ForumClient | None = None,
               answer_moves: bool = True) -> PollResult:
     """Poll day ``day``'s topic (a full re-scan when ``full``) and the move source.
 
@@ -206,7 +208,8 @@ def topic_title_regex(pattern: str, day: int) -> re.Pattern:
                           hint=r'e.g. "День\s*{n}\b" ({n} is the day number)') from None
 
 
-def open_next_day(ctx: GameContext, day: int, *, client=None) -> str | None:
+def open_next_day(ctx: GameContext, day: int, *,
+                  client: ForumClient | None = None) -> str | None:
     """Day ``day``'s topic URL: already known (``[[days]]``, ``day open``), or found among the
     topics of ``[forum] forum`` by ``title_pattern``; a found topic is remembered."""
     known = ctx.topic_for_day(day)
@@ -240,11 +243,11 @@ def open_next_day(ctx: GameContext, day: int, *, client=None) -> str | None:
 class LiveOps:
     """The real work: one ``ForumClient`` kept for the daemon's life (its session, its pace)."""
 
-    def __init__(self, client=None) -> None:
+    def __init__(self, client: ForumClient | None = None) -> None:
         self._client = client
         self._answered_once = False   # the first poll answers anything left from before
 
-    def client(self, ctx: GameContext):
+    def client(self, ctx: GameContext) -> ForumClient:
         if self._client is None:
             self._client = make_client(ctx)
         return self._client
@@ -259,7 +262,7 @@ class LiveOps:
     def resolve(self, ctx: GameContext, day: int) -> Resolution:
         return resolve_due(ctx, day)
 
-    def read_deadline(self, ctx: GameContext, day: int):
+    def read_deadline(self, ctx: GameContext, day: int) -> DeadlineRead:
         """R2.11: the day's topic read at its deadline (``forum.poller.read_at_deadline``)."""
         return read_at_deadline(self.client(ctx), ctx.store, cast(str, ctx.topic_for_day(day)),
                                 deadline=ctx.calendar().deadline(day), now=ctx.now,

@@ -47,6 +47,7 @@ from typing import Callable
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
+from ..clock import Clock
 from .localboard_forms import PostingForms
 from .localboard_model import BoardPM, BoardPost, BoardTopic, BoardUser
 from .localboard_pages import BoardPages
@@ -76,7 +77,8 @@ class LocalBoard(PostingForms, BoardPages, PMPages):
     cookie_name = "phpbb3_local"
 
     def __init__(self, *, language: str = "ru", timezone_name: str = "Europe/Moscow",
-                 clock=None, per_page: int = 25, title: str = "Mafia Test Board",
+                 clock: Clock | Callable[[], datetime] | None = None, per_page: int = 25,
+                 title: str = "Mafia Test Board",
                  forum_id: int = 3, forum_name: str | None = None,
                  username: str | None = None, password: str | None = None,
                  relative_dates: bool = False, time_tags: bool = True,

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from typing import Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 from urllib.parse import urljoin, urlsplit
 
 import lxml.html
@@ -226,7 +226,7 @@ class ForumClient:
                  max_retry_after: float = 300.0,
                  sleep: Callable[[float], None] = time.sleep,
                  monotonic: Callable[[], float] = time.monotonic,
-                 now: Callable[[], datetime] = _utcnow, gate=None) -> None:
+                 now: Callable[[], datetime] = _utcnow, gate: Any = None) -> None:
         if not base_url:
             raise ForumError("no board URL given", hint="set [forum] url in game.toml")
         parts = urlsplit(base_url)
@@ -276,7 +276,7 @@ class ForumClient:
 
     # -- low level -----------------------------------------------------------------------
     @contextlib.contextmanager
-    def paced(self, min_delay: float):
+    def paced(self, min_delay: float) -> Iterator[ForumClient]:
         """Temporarily space requests by ``min_delay`` seconds (the deadline's full re-scan)."""
         saved = self.min_delay
         self.min_delay = float(min_delay)

@@ -79,11 +79,12 @@ class Post:
             "edited_by": self.edited_by, "edit_count": self.edit_count,
             "edit_reason": self.edit_reason,
             "colored": cast(Any, type(self.colored))({"color": c.color, "text": c.text}
-                                          for c in self.colored),
+                                                     for c in self.colored),
             "bold": type(self.bold)(self.bold),
-            "hidden": cast(Any, type(self.hidden))({"color": h.color, "text": h.text, "where": h.where,
-                                         "quoted_post_id": h.quoted_post_id}
-                                        for h in self.hidden),
+            "hidden": cast(Any, type(self.hidden))({"color": h.color, "text": h.text,
+                                                    "where": h.where,
+                                                    "quoted_post_id": h.quoted_post_id}
+                                                   for h in self.hidden),
             "quotes": type(self.quotes)(self.quotes),
             "text": self.text,
         }

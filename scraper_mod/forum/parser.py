@@ -56,7 +56,7 @@ import re
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -96,7 +96,7 @@ _STR_PARSER = etree.HTMLParser(remove_comments=True)
 _RE_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.I)
 
 
-def parse_html(body: bytes | str, url: str = ""):
+def parse_html(body: bytes | str, url: str = "") -> Any:
     """One lxml parse of a page (UTF-8, else the declared charset, else windows-1251).
 
     Many boards declare one charset and send another (a saved phpBB 2 page says iso-8859-1
@@ -510,7 +510,8 @@ class _Walker:
         return None
 
 
-def walk_body(el, *, where=None, sig_split=False, extra=None) -> BodyParts:
+def walk_body(el: Any, *, where: str | None = None, sig_split: bool = False,
+              extra: Any = None) -> BodyParts:
     """Collect own text, coloured and bold fragments, hidden fragments and quote ids."""
     w = _Walker()
     w.run(el, where, None, None, False, sig_split)
@@ -668,7 +669,7 @@ _PHPBB_MARKERS = ("phpbb", "viewtopic.php", "viewforum.php", "ucp.php", "memberl
                   "posting.php")
 
 
-def classify_error_page(doc, *, url: str = "", what: str = "topic") -> ForumError:
+def classify_error_page(doc: Any, *, url: str = "", what: str = "topic") -> ForumError:
     """The error a page that holds no posts stands for (not found, login, disabled...)."""
     root = doc
     try:
@@ -979,7 +980,7 @@ _RE_UTC_OFFSET = re.compile(r"(?:UTC|GMT)\s*([+\-−])\s*(\d{1,2})(?::?(\d{2}))?
 _RE_HOURS = re.compile(r"(?:UTC|GMT)\s*([+\-−])\s*(\d{1,2}(?:\.\d+)?)\s*(?:hours?|час)", re.I)
 
 
-def declared_timezone(body: bytes | str | None = None, *, doc=None) -> tzinfo | None:
+def declared_timezone(body: bytes | str | None = None, *, doc: Any = None) -> tzinfo | None:
     """The zone a page says its times are in (footer), or None.
 
     An IANA name in the ``title`` of the 3.1+ footer wins (it knows DST); otherwise the shown

@@ -36,21 +36,17 @@ import dataclasses
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
-from ..errors import ConfigError, FetchError, ForumError, ParseError, TopicNotFoundError
+from ..errors import FetchError, ForumError, ParseError, TopicNotFoundError
 from ..store import Store
 from .client import FetchResult, ForumClient
-from .connect import client_for_game, game_client
 from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
 from .model import Post, TopicPage, post_from_json
 from .parser import parse_topic_page
 from .session import scrub_body, scrub_url
-
-if TYPE_CHECKING:  # a type only: forum/ does not import game/ at run time
-    from ..game.context import GameContext
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +127,7 @@ def _page_url(topic_url: str, key: str, start: int) -> str:
     return key + ("&" + urlencode(params) if params else "")
 
 
-def _now_fn(now) -> Callable[[], datetime]:
+def _now_fn(now: datetime | Callable[[], datetime]) -> Callable[[], datetime]:
     return now if callable(now) else (lambda: now)
 
 
@@ -209,7 +205,8 @@ def _incremental_deletions(prev_order: list[int], cur: list[int], known: set[int
     return out
 
 
-def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
+def poll_topic(client: ForumClient, store: Store, topic_url: str, *,
+               now: datetime | Callable[[], datetime],
                full: bool = False, board_tz: ZoneInfo = ZoneInfo("Europe/Moscow")) -> PollReport:
     """Poll one topic into ``store`` (see the module docstring); returns a PollReport.
 
@@ -243,7 +240,8 @@ class DeadlineRead:
 
 
 def read_at_deadline(client: ForumClient, store: Store, topic_url: str, *,
-                     deadline: datetime, now, board_tz: ZoneInfo = ZoneInfo("Europe/Moscow")
+                     deadline: datetime, now: datetime | Callable[[], datetime],
+                     board_tz: ZoneInfo = ZoneInfo("Europe/Moscow")
                      ) -> DeadlineRead:
     """RULES R2.11: read the topic's last known page (and any page after it) at the deadline,
     store its versions as any poll does, and keep the version of every post it shows as the
@@ -402,8 +400,9 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
             if gone:
                 store.mark_deleted(key, pid, detected_at=last_fetch_time or clock())
                 deleted.append(pid)
-            elif moved is not None and moved_res is not None:   # it had moved while the scan
-                post = next(p for p in moved.posts if p.post_id == pid)      # ran: keep it
+            elif moved is not None and moved_res is not None:
+                # it had moved while the scan ran: keep its version
+                post = next(p for p in moved.posts if p.post_id == pid)
                 sightings[pid] = post
                 content, sharper = _content(post, precision)
                 if store.add_post_version(key, pid, post.to_json(), content=content,
@@ -574,26 +573,6 @@ def fetch_topic(client: ForumClient, topic_url: str, *,
             break
         url = urljoin(res.url, page.next_url) if page.next_url else None
     return pages
-
-
-def poll_day(ctx: GameContext, day: int | None = None, *, full: bool = False,
-             client: ForumClient | None = None) -> PollReport | None:
-    """Poll the topic of ``day`` (default: the current day) of an open game.
-
-    Returns None when the day has no topic yet.
-    """
-    now = ctx.now()
-    if day is None:
-        day = ctx.calendar().day_at(now)
-    url = ctx.topic_for_day(day) if day else None
-    if not url:
-        return None
-    if client is None:
-        client = (game_client(ctx) if ctx.game.forum.url else
-                  client_for_game(ctx.game, ctx.clock, topic_url=url))
-    if client is None:  # pragma: no cover - client_for_game raises instead
-        raise ConfigError("no forum configured", key="forum.url")
-    return poll_topic(client, ctx.store, url, now=ctx.now, full=full, board_tz=ctx.game.timezone)
 
 
 def _paced_for(client: ForumClient, full: bool):

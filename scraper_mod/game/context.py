@@ -28,7 +28,7 @@ class GameContext:
     def now(self) -> datetime:
         return self.clock.now()
 
-    def calendar(self):
+    def calendar(self) -> Calendar:
         """The game's calendar (R1) with moved deadlines from [[days]] and the store."""
         moved = {d.number: d.deadline for d in self.game.days if d.deadline is not None}
         moved.update({int(k): datetime.fromisoformat(v)

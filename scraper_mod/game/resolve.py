@@ -38,7 +38,6 @@ import jinja2
 
 from ..errors import ConfigError, ForumError, MailboxError, RulesError, StorageError
 from ..forum.links import post_link, topic_root
-from ..forum.poller import poll_day
 from ..moves.intake import day_moves, poll_moves
 from ..posts.notes import note_lines
 from ..posts.plural import plural_ru
@@ -48,14 +47,15 @@ from ..rules.deal import safe_filename
 from ..rules.model import ROLE_NAMES, DayResult, Move, Role, RuleOptions, Vote
 from ..rules.moves import REASONS as MOVE_REASONS
 from ..rules.moves import orders_from_moves
-from ..rules.night import resolve_day
+from ..rules.night import NightOrders, resolve_day
 from ..rules.notes import Note
 from ..rules.randomlist import commitment_text
 from ..rules.state import GameState, with_named_duty
-from ..rules.tally import decide_lynch
+from ..rules.tally import Lynch, decide_lynch
 from ..rules.votes import EditNote, reason_text
 from .context import GameContext
-from .tally import tally_day
+from .poll import poll_day
+from .tally import DayTally, tally_day
 
 # ---------------------------------------------------------------------------------------------
 # Formatting helpers handed to the templates as ``fmt``
@@ -696,7 +696,7 @@ def default_day(ctx: GameContext) -> int:
     return day
 
 
-def state_before(ctx: GameContext, day: int):
+def state_before(ctx: GameContext, day: int) -> GameState:
     """The game state day ``day`` starts from: the stored state after day ``day - 1``."""
     if day == 1:
         return ctx.initial_state()
@@ -752,8 +752,9 @@ def _reveal(ctx: GameContext, state) -> RandomReveal | None:
     return RandomReveal(order=tuple(state.order))
 
 
-def build_report(ctx: GameContext, day: int, *, tally, lynch, moves, orders, before, result,
-                 after) -> DayReport:
+def build_report(ctx: GameContext, day: int, *, tally: DayTally, lynch: Lynch | None,
+                 moves: Sequence[Move], orders: NightOrders, before: GameState,
+                 result: DayResult, after: GameState) -> DayReport:
     """The ``DayReport`` of a resolved day from the service objects (VOTES' ``DayTally``,
     MOVES' judged moves, CORE's states and result)."""
     game = ctx.game
@@ -814,7 +815,7 @@ def _decide_lynch(tally, before, options):
                         cursor=before.cursor, options=options)
 
 
-def checked_state_before(ctx: GameContext, day: int):
+def checked_state_before(ctx: GameContext, day: int) -> GameState:
     """``state_before``, refusing a day after the game's end."""
     before = state_before(ctx, day)
     if day > 1:
@@ -825,7 +826,8 @@ def checked_state_before(ctx: GameContext, day: int):
     return before
 
 
-def compute_day(ctx: GameContext, day: int):
+def compute_day(ctx: GameContext, day: int
+                ) -> tuple[DayReport, GameState, GameState, Lynch | None, NightOrders]:
     """Resolve day ``day`` from the stored posts and moves, without writing anything.
 
     Returns ``(report, files-independent parts)``: the ``DayReport``, the state after the

@@ -21,7 +21,6 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..errors import ConfigError, ForumError, RulesError
-from ..forum import poller
 from ..forum.links import post_link, topic_root
 from ..forum.poller import PollReport, canonical_topic_url, deadline_posts, stored_posts
 from ..morphology import inflect
@@ -33,6 +32,7 @@ from ..rules.state import GameState, last_word_windows, stored_state_json
 from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
 from .context import GameContext
+from .poll import poll_day
 
 __all__ = ["DayState", "DayTally", "day_state", "tally_day", "vote_report",
            "day_versions", "board_root"]
@@ -345,9 +345,9 @@ def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None
 
 
 def _poll_complete(ctx: GameContext, day: int) -> PollReport | None:
-    """``forum.poller.poll_day``, and a page that could not be read is an error: the count
+    """``game.poll.poll_day``, and a page that could not be read is an error: the count
     would be stale without saying so."""
-    report = poller.poll_day(ctx, day)
+    report = poll_day(ctx, day)
     if report is not None and report.errors:
         first = report.errors[0]
         if report.topic and first.startswith(f"{report.topic}: "):  # the URL once is enough

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import os
 import smtplib
+import ssl
 import weakref
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -26,24 +27,26 @@ from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import ForumError, MailboxError, ScraperModError
 from ..forum.connect import game_client
 from ..forum.pm import parse_pm_view
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
+from ..rules.calendar import Calendar
 from ..rules.model import Move, Player
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
 from ..rules.night import NightOrders
 from ..rules.state import GameState, stored_state_json, with_named_duty
 from ..store import StoredMessage
-from .grammar import parse_moves, text_has_code
+from .grammar import Matcher, parse_moves, text_has_code
 from .mail import decode_message
 from .sources import FetchReport, MoveSource, source_for
 from .targets import matcher_for
 
 if TYPE_CHECKING:  # a type only: moves/ does not import game/ at run time
+    from ..game.config import MovesConfig
     from ..game.context import GameContext
 
 log = logging.getLogger(__name__)
@@ -119,7 +122,8 @@ def _read_pm(msg: StoredMessage) -> Letter:
     return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, text)
 
 
-def requests_from_letter(letter: Letter, players: tuple[Player, ...], match) -> list[MoveRequest]:
+def requests_from_letter(letter: Letter, players: tuple[Player, ...],
+                         match: Matcher) -> list[MoveRequest]:
     """The move requests of one message (one with ``kind=None`` when it holds no move)."""
     if letter.problem:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
@@ -149,7 +153,7 @@ def requests_from_letter(letter: Letter, players: tuple[Player, ...], match) -> 
 EARLY_MARGIN = timedelta(days=1)
 
 
-def message_day(calendar, received_at: datetime) -> int:
+def message_day(calendar: Calendar, received_at: datetime) -> int:
     """The game day a message belongs to (the day whose deadline it is due at); day 1 for a
     message up to a day before day 1 starts; 0 for older mail, which is not part of the game
     (a host's everyday mailbox holds years of it): stored, but never judged or answered."""
@@ -296,7 +300,8 @@ def day_orders(ctx: GameContext, day: int, *, as_of: datetime | None = None,
 
 # -- polling and answering ----------------------------------------------------------------------
 
-def poll_moves(ctx: GameContext, *, source: MoveSource | None = None, send: bool = True) -> IntakeReport:
+def poll_moves(ctx: GameContext, *, source: MoveSource | None = None,
+               send: bool = True) -> IntakeReport:
     """Fetch new messages into the store, judge each, write (and send) its answer."""
     source = source or source_for(ctx.game, client_factory=lambda: game_client(ctx))
     now = ctx.now()
@@ -321,7 +326,8 @@ def outbox_dir(ctx: GameContext) -> Path:
     return ctx.game.folder / ctx.game.moves.outbox
 
 
-def answer_pending(ctx: GameContext, *, send: bool = True) -> tuple[list[Answer], list[int], list[str]]:
+def answer_pending(ctx: GameContext, *, send: bool = True
+                   ) -> tuple[list[Answer], list[int], list[str]]:
     """Write an answer for every stored message that has none yet; send unsent ones.
 
     Messages that need nothing more (answered and mailed or never to be mailed, second
@@ -484,11 +490,11 @@ def _answer_file(a: Answer) -> str:
 SMTP_PASSWORD_ENV = "SCRAPER_MOD_SMTP_PASSWORD"
 
 
-def send_answer(moves_config, answer: Answer, *, ssl_context=None) -> None:
+def send_answer(moves_config: MovesConfig, answer: Answer, *,
+                ssl_context: ssl.SSLContext | None = None) -> None:
     """Send one answer by SMTP: ``[moves] smtp_host``, ``smtp_port``, ``smtp_from``; and, where
     the game file has them, ``smtp_security`` (none | starttls | ssl) and ``smtp_username``
     with the password from ``SCRAPER_MOD_SMTP_PASSWORD`` (never logged)."""
-    import ssl
     m = moves_config
     msg = EmailMessage()
     sender = m.smtp_from or f"scraper-mod@{m.smtp_host}"
@@ -503,9 +509,9 @@ def send_answer(moves_config, answer: Answer, *, ssl_context=None) -> None:
     ctx = ssl_context or ssl.create_default_context()
     smtp: smtplib.SMTP
     if security == "ssl":
-        smtp = smtplib.SMTP_SSL(m.smtp_host, m.smtp_port, timeout=30, context=ctx)
+        smtp = smtplib.SMTP_SSL(cast(str, m.smtp_host), m.smtp_port, timeout=30, context=ctx)
     else:
-        smtp = smtplib.SMTP(m.smtp_host, m.smtp_port, timeout=30)
+        smtp = smtplib.SMTP(cast(str, m.smtp_host), m.smtp_port, timeout=30)
     with smtp:
         if security == "starttls":
             smtp.starttls(context=ctx)

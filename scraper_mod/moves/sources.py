@@ -357,7 +357,8 @@ class ImapSource:
         try:
             typ, data = conn.select(_quote(self.folder), readonly=True)
             if typ != "OK":
-                raise self._fail(f"no such folder: {cast(bytes, data[0]).decode(errors='replace') if data else ''}",
+                shown = cast(bytes, data[0]).decode(errors='replace') if data else ''
+                raise self._fail(f"no such folder: {shown}",
                                  hint="check [moves] folder")
             uv = conn.response("UIDVALIDITY")[1]
             uidvalidity = int(uv[0]) if uv and uv[0] else 0
@@ -520,7 +521,7 @@ class PhpbbPmSource:
         return FetchReport(self.name, tuple(new), len(summaries), tuple(errors))
 
 
-def game_since(game) -> datetime:
+def game_since(game: Game) -> datetime:
     """From when a mailbox's mail can belong to the game: a day before day 1 starts (role
     cards may go out early). Older mail, a host's everyday mailbox, is never stored."""
     start = datetime.combine(game.start, game.day_start, tzinfo=game.timezone)

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..errors import ConfigError
 from ..rules.notes import Note, note_from_json
@@ -107,11 +108,12 @@ def note_line(note: Note | str, lang: str, *, folder: str | os.PathLike | None =
                           ) from None
 
 
-def note_lines(notes, lang: str, *, folder: str | os.PathLike | None = None) -> tuple[str, ...]:
+def note_lines(notes: Iterable[Note | str], lang: str, *,
+               folder: str | os.PathLike | None = None) -> tuple[str, ...]:
     """``note_line`` for each note (the wording file read once)."""
     notes = tuple(notes)
     if all(isinstance(n, str) for n in notes):
-        return notes
+        return cast(tuple[str, ...], notes)
     table = wordings(folder)
     return tuple(note_line(n, lang, table=table) for n in notes)
 

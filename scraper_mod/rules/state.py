@@ -16,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import Any
 
 from ..errors import RulesError
+from .calendar import Calendar
 from .model import Player, Role
 
 
@@ -112,7 +114,7 @@ class GameState:
             died_at={n: (int(v[0]), str(v[1])) for n, v in data.get("died_at", {}).items()},
             day=int(data.get("day", 0)))
 
-    def evolve(self, **changes) -> "GameState":
+    def evolve(self, **changes: Any) -> "GameState":
         return replace(self, **changes)
 
 
@@ -156,7 +158,7 @@ def initial_state(players: Iterable[Player], duty: str | None = None,
                      duty=duty, order=order, cursor=cursor % len(order) if order else 0)
 
 
-def last_word_windows(state: GameState, calendar, hours: int = 12
+def last_word_windows(state: GameState, calendar: Calendar, hours: int = 12
                       ) -> dict[str, tuple[datetime, datetime]]:
     """R8.1: for each player who died in the game, ``(from, until)``: the newspaper that
     announced his death goes out at the start of the next day (``calendar.day_start(day + 1)``)

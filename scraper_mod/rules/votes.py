@@ -57,7 +57,7 @@ from collections import Counter, defaultdict
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from .colors import DEFAULT_TEXT_COLORS, is_vote_color
 from .model import RuleOptions, Vote
@@ -173,7 +173,7 @@ NOTES: dict[str, dict[str, str]] = {
 }
 
 
-def note_text(code: str, lang: str = "en", **fields) -> str:
+def note_text(code: str, lang: str = "en", **fields: Any) -> str:
     """A host-report line for a note code, in ``lang`` (English when not translated)."""
     texts = NOTES[code]
     return (texts.get(lang) or texts["en"]).format(**fields)
