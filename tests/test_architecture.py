@@ -5,6 +5,7 @@
 - SQL only in ``store.py``: no ``execute(`` call and no SQL statement in a string elsewhere.
 - Imports of the project's own modules at the top of modules: inside a function only in
   ``cli/`` (lazy imports for a fast ``--help``) or with a reason in ``IN_FUNCTION_IMPORTS``.
+- Types on every public function and method (parameters and return).
 - No module over 600 lines and no function over 80 lines without a reason at its top: a
   ``# long: <why>`` comment (a module's within its first 80 lines, a function's right
   under its signature).
@@ -185,3 +186,55 @@ def test_a_long_function_needs_its_reason_at_its_top():
     assert [n for _, n, _ in _long_functions(ast.parse(bare), bare.splitlines())] == ["f"]
     assert _long_functions(ast.parse(told), told.splitlines()) == []
     assert [n for _, n, _ in _long_functions(ast.parse(late), late.splitlines())] == ["f"]
+
+
+# -- types on public functions ---------------------------------------------------------------
+
+# module (relative to scraper_mod/) -> why its public functions may lack types
+UNTYPED_MODULES: dict[str, str] = {
+    "cli/day.py": "being moved to game/days.py by issue 17 (another branch); typed there",
+}
+
+
+def _untyped_public(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, name) of module-level functions and methods of public classes whose name has
+    no leading underscore (``__init__`` included) with a parameter or the return untyped."""
+    items: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, bool]] = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            items.append((node, False))
+        elif isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            items += [(m, True) for m in node.body
+                      if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    found = []
+    for fn, method in items:
+        if fn.name.startswith("_") and fn.name != "__init__":
+            continue
+        a = fn.args
+        params = a.posonlyargs + a.args + a.kwonlyargs
+        if method and params and params[0].arg in ("self", "cls"):
+            params = params[1:]
+        params += [p for p in (a.vararg, a.kwarg) if p is not None]
+        if any(p.annotation is None for p in params) or (
+                fn.returns is None and fn.name != "__init__"):
+            found.append((fn.lineno, fn.name))
+    return found
+
+
+def test_public_functions_have_types():
+    bad = []
+    for path in _modules(PACKAGE):
+        rel = path.relative_to(PACKAGE).as_posix()
+        if rel in UNTYPED_MODULES:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        bad += [f"{rel}:{line} {name}" for line, name in _untyped_public(tree)]
+    assert bad == []
+    assert all(reason.strip() for reason in UNTYPED_MODULES.values())
+
+
+def test_the_types_check_sees_a_missing_type():
+    src = ("def f(x: int) -> int: ...\ndef g(x) -> int: ...\ndef h(x: int): ...\n"
+           "def _private(x): ...\nclass C:\n    def __init__(self, x) -> None: ...\n"
+           "    def m(self, *a: int, **k) -> None: ...\n")
+    assert [n for _, n in _untyped_public(ast.parse(src))] == ["g", "h", "__init__", "m"]
