@@ -21,13 +21,14 @@ import os
 import smtplib
 import ssl
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
+from zoneinfo import ZoneInfo
 
 from ..errors import ForumError, MailboxError, ScraperModError
 from ..forum.connect import game_client
@@ -109,8 +110,6 @@ def read_letter(msg: StoredMessage) -> Letter:
 
 
 def _read_pm(msg: StoredMessage) -> Letter:
-    from zoneinfo import ZoneInfo
-
     try:
         pm = parse_pm_view(msg.raw, url=msg.key, fetched_at=msg.received_at,
                            board_tz=ZoneInfo("Europe/Moscow"))
@@ -384,7 +383,6 @@ def answer_pending(ctx: GameContext, *, send: bool = True
 
 
 def _replace(a: Answer, **kw) -> Answer:
-    from dataclasses import replace
     return replace(a, **kw)
 
 

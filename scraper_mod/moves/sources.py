@@ -31,6 +31,7 @@ check.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import imaplib
 import json
@@ -44,6 +45,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Protocol, cast
+from zoneinfo import ZoneInfo
 
 from ..errors import ConfigError, ForumError, MailboxError
 from ..forum.client import ForumClient
@@ -411,7 +413,6 @@ class ImapSource:
 
 def imap_folder_name(name: str) -> str:
     """A folder name in IMAP's modified UTF-7 (RFC 3501 5.1.3): «Ходы» -> ``&BCUEPgQ0BEs-``."""
-    import base64
     out: list[str] = []
     pending: list[str] = []
 
@@ -481,8 +482,6 @@ class PhpbbPmSource:
         return self.base_url.rstrip("/") + f"/ucp.php?i=pm&mode=view&f=0&p={msg_id}"
 
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
-        from zoneinfo import ZoneInfo
-
         tz = self.board_tz or ZoneInfo("Europe/Moscow")
         stored = {m.key for m in store.messages(self.name)}
         new: list[int] = []

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from ..errors import RulesError
@@ -163,7 +163,6 @@ def last_word_windows(state: GameState, calendar: Calendar, hours: int = 12
     """R8.1: for each player who died in the game, ``(from, until)``: the newspaper that
     announced his death goes out at the start of the next day (``calendar.day_start(day + 1)``)
     and he may post a last word for ``hours`` hours after it (``last_word_hours``)."""
-    from datetime import timedelta
     out = {}
     for nick, (day, _by) in state.died_at.items():
         if day < 1:
