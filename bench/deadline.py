@@ -108,7 +108,7 @@ def write_maildir(folder: Path, mails: list[tuple[bytes, datetime]]) -> None:
 def run(args, report: Report) -> None:
     lb = need("scraper_mod.demo.localboard", "CLIENT owns LocalBoard")
     resolving = need("scraper_mod.game.resolve", "RESOLVE owns resolve_day_files")
-    poller = need("scraper_mod.forum.poller", "CLIENT owns poll_day")
+    poller = need("scraper_mod.game.poll", "the game's poll_day")
     intake = need("scraper_mod.moves.intake", "MOVES owns poll_moves")
     from scraper_mod.clock import FakeClock
     from scraper_mod.game.config import ForumConfig

@@ -111,6 +111,7 @@ def _game(folder: Path, url: str, topic: str, deadline: datetime) -> Path:
 def run(args, report: Report) -> None:
     context = need("scraper_mod.game.context", "the game context")
     schedule = need("scraper_mod.daemon.scheduler", "the daemon")
+    work = need("scraper_mod.daemon.work", "the daemon's work")
     poller = need("scraper_mod.forum.poller", "the poller")
     seconds = 20 if args.quick else 60
     tmp = Path(tempfile.mkdtemp(prefix="live-session-"))
@@ -124,7 +125,7 @@ def run(args, report: Report) -> None:
         start = datetime.now(timezone.utc)
         deadline = (start + timedelta(seconds=seconds - 3)).replace(microsecond=0)
         ctx = context.open_game(_game(tmp / "game", board.url, topic, deadline))
-        ops = schedule.LiveOps()
+        ops = work.LiveOps()
         daemon = schedule.Daemon(ctx, ops=ops)
         daemon.run(until=start + timedelta(seconds=6))
         client = ops.client(ctx)

@@ -1,5 +1,9 @@
 """Parse bench: posts per second of ``parse_topic_page`` over the saved phpBB 3.3.15 pages.
 
+Needs beautifulsoup4 for the baseline (a)::
+
+    pip install -e '.[bench]'
+
 Usage::
 
     python bench/parse.py            # full run (about half a minute)
@@ -204,6 +208,7 @@ def run(args, report: Report) -> None:
     if not pages:
         raise CannotRun(f"no phpBB 3.3.15 topic pages under {root} (PARSER copies them to "
                         "fixtures/phpbb/; or give --pages DIR)")
+    need("bs4", "the naive baseline needs beautifulsoup4: pip install -e '.[bench]'")
     parser_mod = need("scraper_mod.forum.parser", "PARSER owns parse_topic_page")
     parse_topic_page = parser_mod.parse_topic_page
 

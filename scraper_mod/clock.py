@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from datetime import datetime, timedelta, timezone
 from typing import Protocol
 
@@ -18,7 +19,6 @@ class SystemClock:
         return datetime.now(timezone.utc)
 
     def sleep(self, seconds: float) -> None:
-        import time
         time.sleep(max(0.0, seconds))
 
 
@@ -41,5 +41,5 @@ class FakeClock:
     def set(self, t: datetime) -> None:
         self._now = t
 
-    def advance(self, **kw) -> None:
+    def advance(self, **kw: float) -> None:
         self._now += timedelta(**kw)

@@ -13,10 +13,11 @@ import logging
 import os
 import sqlite3
 import urllib.parse
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator, cast
 
 from .errors import StorageError
 
@@ -340,7 +341,7 @@ class Store:
             "INSERT INTO fetches (url, fetched_at, board_date, status, sha256, body) "
             "VALUES (?, ?, ?, ?, ?, X'')",
             (url, _iso(fetched_at), _iso(board_date) if board_date else None, status, digest))
-        return cur.lastrowid
+        return cast(int, cur.lastrowid)
 
     def fetches(self, *, url_prefix: str = "") -> Iterator[tuple[int, str, datetime, int, bytes]]:
         for r in self.db.execute("SELECT f.id, f.url, f.fetched_at, f.status, b.body "
@@ -444,7 +445,7 @@ class Store:
             "VALUES (?, ?, ?, ?, ?, ?)",
             (source, key, _iso(received_at), _iso(stored_at),
              hashlib.sha256(raw).hexdigest(), raw))
-        return cur.lastrowid, True
+        return cast(int, cur.lastrowid), True
 
     def messages(self, source: str | None = None) -> list[StoredMessage]:
         q = "SELECT id, source, key, received_at, raw FROM messages"
@@ -509,11 +510,11 @@ class Store:
     def delete_resolutions_from(self, day: int) -> None:
         self.db.execute("DELETE FROM resolutions WHERE day >= ?", (day,))
 
-    def get(self, key: str, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         r = self.db.execute("SELECT data FROM kv WHERE key=?", (key,)).fetchone()
         return json.loads(r[0]) if r else default
 
-    def put(self, key: str, value) -> None:
+    def put(self, key: str, value: Any) -> None:
         self.db.execute("INSERT OR REPLACE INTO kv VALUES (?, ?)",
                         (key, json.dumps(value, ensure_ascii=False, sort_keys=True)))
 
@@ -550,8 +551,37 @@ class Store:
                         (_iso(at), kind, json.dumps(data, ensure_ascii=False, sort_keys=True)))
 
     def events(self, kind: str | None = None) -> list[tuple[datetime, str, dict]]:
-        q, args = "SELECT at, kind, data FROM events", ()
+        q, args = "SELECT at, kind, data FROM events", cast(tuple[str, ...], ())
         if kind:
             q, args = q + " WHERE kind=?", (kind,)
         return [(datetime.fromisoformat(a), k, json.loads(d))
                 for a, k, d in self.db.execute(q + " ORDER BY id", args)]
+
+    # -- for the services: no SQL outside this module ------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Writes inside are committed together or not at all (nested: the outer one counts)."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def resolved_days(self) -> set[int]:
+        """Only the day numbers: ``resolutions()`` would decode every stored day's state."""
+        return {r[0] for r in self.db.execute("SELECT day FROM resolutions")}
+
+    def last_fetch_at(self) -> datetime | None:
+        """When the last page was fetched (UTC), or None before the first fetch."""
+        row = self.db.execute("SELECT MAX(fetched_at) FROM fetches").fetchone()
+        return datetime.fromisoformat(row[0]) if row and row[0] else None
+
+    def skip_syncs(self) -> None:
+        """For a throw-away game (the demo): writes are not synced to disk, so a power cut may
+        lose the file, and a simulated week takes seconds on any disk."""
+        self.db.execute("PRAGMA synchronous=OFF")

@@ -10,10 +10,9 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from scraper_mod.game.resolve import (
+from scraper_mod.game.report import (
     Candidate,
     DayReport,
-    EditNote,
     RandomReveal,
     Rejected,
     VoteLine,
@@ -22,6 +21,7 @@ from scraper_mod.game.resolve import (
 from scraper_mod.rules.model import CheckResult, DayResult, Death, Move, MoveKind, Role, RuleOptions
 from scraper_mod.rules.night import NightOrders as Orders
 from scraper_mod.rules.randomlist import commitment
+from scraper_mod.rules.votes import EditNote
 
 MSK = ZoneInfo("Europe/Moscow")
 TOPIC = "https://forum.example.org/viewtopic.php?t=12"

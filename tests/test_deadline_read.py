@@ -22,7 +22,8 @@ import responses
 from test_schedule_live import MSK, msk, vote, write_game
 
 from scraper_mod.cli import main
-from scraper_mod.daemon.scheduler import Daemon, LiveOps
+from scraper_mod.daemon.scheduler import Daemon
+from scraper_mod.daemon.work import LiveOps
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.demo.world import ScriptedClock
 from scraper_mod.forum.client import ForumClient

@@ -21,7 +21,8 @@ from zoneinfo import ZoneInfo
 
 from conftest import BOARD_ADMIN, GAME_FORUM_ID
 
-from scraper_mod.daemon.scheduler import Daemon, LiveOps
+from scraper_mod.daemon.scheduler import Daemon
+from scraper_mod.daemon.work import LiveOps
 from scraper_mod.forum.model import post_from_json
 from scraper_mod.forum.poller import canonical_topic_url
 from scraper_mod.game.context import open_game

@@ -27,8 +27,8 @@ import pytest
 from scraper_mod.cli import main
 from scraper_mod.cli.many import folder_status
 from scraper_mod.daemon.boards import BoardRegistry, board_key
+from scraper_mod.daemon.lock import running_pid
 from scraper_mod.daemon.many import Host, find_games
-from scraper_mod.daemon.scheduler import running_pid
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.demo.world import ScriptedClock
 from scraper_mod.game.config import load_game
@@ -172,7 +172,7 @@ def test_a_broken_game_beside_good_ones(boards, tmp_path, caplog, monkeypatch, c
     clock.schedule(msk(12, 19), lambda: setattr(b2, "disabled", True))
     clock.schedule(msk(13, 12), lambda: setattr(b2, "disabled", False))
     # a bug in one game's day: its resolution raises (not a ScraperModError) twice
-    import scraper_mod.daemon.scheduler as schedule
+    import scraper_mod.daemon.work as schedule
     real = schedule.resolve_due
     calls = {"n": 0}
 

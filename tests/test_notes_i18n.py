@@ -23,7 +23,8 @@ from test_resolve import board, clock, ctx_at, game, mail, msk  # noqa: E402,F40
 from test_rules_night import MAFIA, ROLES, lynch, opts, start  # noqa: E402
 
 from scraper_mod.errors import ConfigError  # noqa: E402
-from scraper_mod.game.resolve import render_day, resolve_day_files  # noqa: E402
+from scraper_mod.game.rendering import render_day  # noqa: E402
+from scraper_mod.game.resolve import resolve_day_files  # noqa: E402
 from scraper_mod.posts.notes import FILE_NAME, note_line, note_lines, stored_notes, wordings  # noqa: E402
 from scraper_mod.posts.render import templates_dir  # noqa: E402
 from scraper_mod.rules.night import NightOrders, resolve_day  # noqa: E402

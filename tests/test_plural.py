@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scraper_mod.demo import localboard
-from scraper_mod.game import resolve, tally
+from scraper_mod.demo import localboard, localboard_pages
+from scraper_mod.game import tally, wording
 from scraper_mod.posts.plural import plural_ru, ru_plural_word
 
 # The forms a Russian reader expects, written out by hand for 0–30 and 100–130.
@@ -26,16 +26,17 @@ def test_eleven_to_fourteen_take_the_many_form():
 
 def test_every_reader_uses_the_one_function():
     assert tally.plural_ru is plural_ru
-    assert resolve.plural_ru is plural_ru
-    assert localboard.ru_plural_word is ru_plural_word
+    assert wording.plural_ru is plural_ru
+    assert localboard_pages.ru_plural_word is ru_plural_word
     assert not hasattr(localboard, "_ru_plural")
+    assert not hasattr(localboard_pages, "_ru_plural")
 
 
 def test_the_posts_formatter_words_russian_and_english():
-    ru = resolve.Formatter.__new__(resolve.Formatter)
+    ru = wording.Formatter.__new__(wording.Formatter)
     ru.lang = "ru"
     assert ru.plural(12, "голос", "голоса", "голосов") == "12 голосов"
     assert ru.plural(22, "голос", "голоса", "голосов") == "22 голоса"
-    en = resolve.Formatter.__new__(resolve.Formatter)
+    en = wording.Formatter.__new__(wording.Formatter)
     en.lang = "en"
     assert en.plural(1, "vote", "votes") == "1 vote" and en.plural(11, "vote", "votes") == "11 votes"

@@ -8,7 +8,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from render_scenarios import scenario  # noqa: E402
 
-from scraper_mod.game.resolve import render_day  # noqa: E402
+from scraper_mod.game.rendering import render_day  # noqa: E402
 from scraper_mod.posts.preview import bbcode_to_html, preview_files, preview_page  # noqa: E402
 
 

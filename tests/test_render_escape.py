@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).parent))
 from render_scenarios import SCENARIOS, scenario  # noqa: E402
 
-from scraper_mod.game.resolve import code_table, render_day  # noqa: E402
+from scraper_mod.game.rendering import code_table, render_day  # noqa: E402
 from scraper_mod.posts.preview import bbcode_to_html  # noqa: E402
 from scraper_mod.posts.render import ZWSP, bbcode_inert  # noqa: E402
 
@@ -138,7 +138,7 @@ def test_any_text_through_bb_renders_as_itself(s):
 
 
 def test_a_nick_that_would_close_the_code_block_is_made_inert_there():
-    from scraper_mod.game.resolve import RandomReveal, code_inert
+    from scraper_mod.game.report import RandomReveal, code_inert
     text = RandomReveal(order=("a[/CODE][b]x", "b"), salt="s").text
     inside = code_inert(text)
     assert "[/CODE]" not in inside and inside.replace(ZWSP, "") == text

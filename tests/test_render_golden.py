@@ -16,7 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from render_scenarios import SCENARIOS, scenario  # noqa: E402
 
-from scraper_mod.game.resolve import render_day  # noqa: E402
+from scraper_mod.game.rendering import render_day  # noqa: E402
 
 GOLDEN = Path(__file__).parent / "golden"
 REGEN = os.environ.get("SCRAPER_MOD_REGEN_GOLDEN") == "1"

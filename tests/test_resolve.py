@@ -20,10 +20,12 @@ from scraper_mod.cli import main
 from scraper_mod.clock import FakeClock
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.errors import RulesError, StorageError
-from scraper_mod.forum.poller import poll_day
+from scraper_mod.game import outdir
 from scraper_mod.game import resolve as resolving
 from scraper_mod.game.context import open_game
-from scraper_mod.game.resolve import recover_out_dir, resolve_day_files, write_day_files
+from scraper_mod.game.outdir import recover_out_dir, write_day_files
+from scraper_mod.game.poll import poll_day
+from scraper_mod.game.resolve import resolve_day_files
 
 MSK = ZoneInfo("Europe/Moscow")
 PLAYERS = [("Вася", "boss", 201, "vasya@example.org"), ("Игорь", "mafia", 202, "igor@example.org"),
@@ -285,7 +287,7 @@ def test_a_crash_at_any_step_leaves_the_old_files_or_the_new(tmp_path, monkeypat
     write_day_files(out, 1, OLD)
     assert tree(out / "day-1") == OLD
     if not exchange:
-        monkeypatch.setattr(resolving, "_exchange", lambda a, b: False)
+        monkeypatch.setattr(outdir, "_exchange", lambda a, b: False)
 
     class Crash(BaseException):
         pass
@@ -294,13 +296,13 @@ def test_a_crash_at_any_step_leaves_the_old_files_or_the_new(tmp_path, monkeypat
         if at == step:
             raise Crash(at)
 
-    monkeypatch.setattr(resolving, "_crash_point", crash)
+    monkeypatch.setattr(outdir, "_crash_point", crash)
     crashed = False
     try:
         write_day_files(out, 1, NEW)
     except Crash:
         crashed = True
-    monkeypatch.setattr(resolving, "_crash_point", lambda at: None)
+    monkeypatch.setattr(outdir, "_crash_point", lambda at: None)
     seen = tree(out / "day-1") if (out / "day-1").exists() else None
     # a reader right after the crash sees the old folder or the new one, whole; the only
     # window without one is between the two renames of the fallback, which recovery closes
@@ -325,11 +327,11 @@ def test_a_crashed_resolution_is_finished_by_the_next_run(game, clock, monkeypat
         if at == "built":
             raise Crash(at)
 
-    monkeypatch.setattr(resolving, "_crash_point", crash)
+    monkeypatch.setattr(outdir, "_crash_point", crash)
     with pytest.raises(Crash):
         resolve_day_files(ctx, 1)                       # with the posts now: by votes
     assert read_tree(folder / "out" / "day-1") == old    # untouched
-    monkeypatch.setattr(resolving, "_crash_point", lambda at: None)
+    monkeypatch.setattr(outdir, "_crash_point", lambda at: None)
     resolve_day_files(ctx, 1)
     new = read_tree(folder / "out" / "day-1")
     assert new != old and b"(4 \xd0\xb3\xd0\xbe\xd0\xbb" in new["newspaper.bbcode"]
@@ -462,13 +464,13 @@ def test_a_killed_process_mid_swap_is_recovered(tmp_path):
     script = f"""
 import os, sys
 from pathlib import Path
-from scraper_mod.game import resolve as resolving
-resolving._exchange = lambda a, b: False
+from scraper_mod.game import outdir
+outdir._exchange = lambda a, b: False
 def die(step):
     if step == "old-moved":
         os._exit(9)
-resolving._crash_point = die
-resolving.write_day_files(Path({str(out)!r}), 1, {NEW!r})
+outdir._crash_point = die
+outdir.write_day_files(Path({str(out)!r}), 1, {NEW!r})
 """
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
     assert proc.returncode == 9, proc.stderr

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from scraper_mod.rules.replay import replay, scenario_from_dict
+from scraper_mod.game.scenario import scenario_from_dict
+from scraper_mod.rules.replay import replay
 
 SCENARIOS = Path(__file__).parent.parent / "fixtures" / "scenarios"
 SCENARIO = SCENARIOS / "full_game.toml"

@@ -107,7 +107,7 @@ def test_one_process_hosts_30_games_on_3_boards(tmp_path):
         assert proc.returncode == 0, err
         assert "got SIGTERM" in log() and "every game let go" in log()
         assert "Traceback" not in err
-        from scraper_mod.daemon.scheduler import running_pid
+        from scraper_mod.daemon.lock import running_pid
         assert all(running_pid(root / n) is None for n in expected)
         # each board was read by one client: the games of a board never logged in apart
         assert all(b.request_count("/viewtopic.php") > 0 for b in boards)

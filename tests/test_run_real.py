@@ -109,5 +109,5 @@ def test_a_real_run_writes_the_day_within_30_s_of_deadline_plus_grace(tmp_path):
         assert "got SIGTERM: stopping" in log and "stopped (stop)" in log
         assert "Traceback" not in err
         # the lock is free again
-        from scraper_mod.daemon.scheduler import running_pid
+        from scraper_mod.daemon.lock import running_pid
         assert running_pid(game) is None

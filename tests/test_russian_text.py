@@ -23,7 +23,7 @@ from russian_text import check_en, check_ru  # noqa: E402
 
 from scraper_mod.demo.world import run_demo  # noqa: E402
 from scraper_mod.game.config import load_game  # noqa: E402
-from scraper_mod.game.resolve import render_day  # noqa: E402
+from scraper_mod.game.rendering import render_day  # noqa: E402
 from scraper_mod.posts.render import render_text  # noqa: E402
 from scraper_mod.rules.deal import role_card  # noqa: E402
 from scraper_mod.rules.model import Role  # noqa: E402

@@ -15,20 +15,15 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scraper_mod.clock import FakeClock
-from scraper_mod.daemon.scheduler import (
-    Daemon,
-    GameLock,
-    PollResult,
-    Resolution,
-    fmt_delta,
-    game_status,
-    running_pid,
-    topic_title_regex,
-)
+from scraper_mod.clock import FakeClock, SystemClock
+from scraper_mod.daemon.lock import GameLock, running_pid
+from scraper_mod.daemon.scheduler import Daemon
+from scraper_mod.daemon.status import fmt_delta, game_status
+from scraper_mod.daemon.work import PollResult, Resolution, topic_title_regex
 from scraper_mod.errors import FetchError, ScraperModError
 from scraper_mod.game.context import open_game
 
@@ -213,6 +208,35 @@ def test_restart_after_missed_deadlines_catches_up_once_in_order(game_dir, caplo
                       ("poll", 2, True), ("resolve", 2, msk(16, 10))]
     assert caplog.text.count("catching up") == 1
     assert "days 1, 2 passed while scraper-mod was not running" in caplog.text
+
+
+class StopAfterFirstPoll(FakeForum):
+    """Stops the daemon after its first ordinary poll (no sleep on the real clock)."""
+
+    def __init__(self, stop: threading.Event, **kw):
+        super().__init__(**kw)
+        self.stop = stop
+
+    def poll(self, ctx, day, *, full):
+        result = super().poll(ctx, day, full=full)
+        if not full:
+            self.stop.set()
+        return result
+
+
+def test_the_daemon_on_the_real_clock_reads_the_time_it_is(game_dir):
+    """The host's daemon runs on the system clock: a process started on Saturday 10:00
+    catches up Thursday's and Friday's deadlines at that instant, then polls day 3."""
+    stop = threading.Event()
+    ops = StopAfterFirstPoll(stop)
+    with time_machine.travel(msk(16, 10), tick=False):
+        ctx = open_game(game_dir)
+        assert isinstance(ctx.clock, SystemClock)
+        report = Daemon(ctx, ops=ops, stop=stop).run()
+    assert report.stopped_by == "stop" and report.caught_up == [1, 2]
+    assert ops.resolves() == [(1, msk(16, 10)), (2, msk(16, 10))]
+    assert ops.polls(3, full=False) == [msk(16, 10)]
+    assert sorted(ctx.store.resolved_days()) == [1, 2]
 
 
 def test_forum_down_at_the_deadline_retries_and_never_resolves_a_partial_topic(game_dir, caplog):

@@ -19,7 +19,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from scraper_mod.cli import main
-from scraper_mod.daemon.scheduler import Daemon, LiveOps
+from scraper_mod.daemon.scheduler import Daemon
+from scraper_mod.daemon.work import LiveOps
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.demo.world import ScriptedClock
 from scraper_mod.game.context import open_game
@@ -168,7 +169,7 @@ def test_the_next_day_is_found_in_the_forum_by_its_title(world):
     """open_next_day: the newest topic of [forum] forum whose title matches title_pattern for
     that day («День 2», not «День 12»), never a topic already used by another day."""
     clock, board, t, folder = world
-    from scraper_mod.daemon.scheduler import open_next_day
+    from scraper_mod.daemon.work import open_next_day
     text = (folder / "game.toml").read_text(encoding="utf-8")
     text = text.replace("retries = 1\n", f'retries = 1\nforum = "{board.url}viewforum.php?f=3"\n')
     (folder / "game.toml").write_text(text, encoding="utf-8")

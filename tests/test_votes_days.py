@@ -16,7 +16,7 @@ from test_votes_fixture import versions_of
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.game.context import open_game
-from scraper_mod.game.tally import state_before_day, tally_day, vote_report
+from scraper_mod.game.tally import day_state, tally_day, vote_report
 from scraper_mod.rules.state import initial_state
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,18 +50,18 @@ def resolve_day_1(ctx, *, with_state: bool = True) -> None:
 
 
 @pytest.mark.parametrize("with_state", [True, False], ids=["state", "bare result"])
-def test_state_before_day_2(ctx, with_state):
+def test_day_state_2(ctx, with_state):
     """R5.4, R8.1, R3.2: day 2 starts with day 1's dead, freeze and cursor; Вася's last word
     window is the 12 hours after day 2's newspaper (21:00)."""
     resolve_day_1(ctx, with_state=with_state)
-    st = state_before_day(ctx, 2)
+    st = day_state(ctx, 2)
     assert st.alive == frozenset(ORDER) - {"Вася"}
     assert st.frozen == {"NightOwl"}
     assert (st.order, st.cursor) == (tuple(ORDER), 3)
     assert st.last_word_until == {"Вася": datetime(2024, 4, 9, 9, 0, tzinfo=MSK)}
     assert st.source == "day 1 resolution"
     # day 1 itself starts from the game file
-    assert state_before_day(ctx, 1).alive == frozenset(ORDER)
+    assert day_state(ctx, 1).alive == frozenset(ORDER)
 
 
 def test_day_2_count_with_the_dead_and_the_frozen(ctx):
@@ -121,7 +121,7 @@ def test_a_tie_goes_to_the_random_list(ctx):
 def test_unresolved_previous_day_is_said(ctx):
     """A count of day 3 while day 2 is unresolved uses day 1's state and says so."""
     resolve_day_1(ctx)
-    st = state_before_day(ctx, 3)
+    st = day_state(ctx, 3)
     assert st.frozen == frozenset()       # the freeze was for day 2 only
     assert any("день 2 ещё не подведён" in n for n in st.notes)   # the game's language
 

@@ -7,10 +7,14 @@ import json
 import logging
 import sys
 from datetime import datetime, timezone
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..errors import ConfigError, RulesError
 from ..rules.calendar import wall_time
+
+# what argparse's add_subparsers() returns (its class, _SubParsersAction, is private)
+SubParsers = Any
 
 
 def setup_logging(*, verbose: bool = False) -> None:
@@ -41,5 +45,5 @@ def parse_time_arg(value: str, tz: ZoneInfo, *, name: str = "--at") -> datetime:
     return t
 
 
-def print_json(data) -> None:
+def print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))

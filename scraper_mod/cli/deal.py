@@ -11,8 +11,10 @@ unless ``--force``, and refused even then once a day has been resolved.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from random import Random
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigError, RulesError, ScraperModError
 from ..game.context import open_game
@@ -28,13 +30,16 @@ from ..rules.deal import (
     safe_filename,
 )
 from ..rules.randomlist import commitment, commitment_text, draw_random_list, new_salt
-from .common import add_game_argument
+from .common import SubParsers, add_game_argument
+
+if TYPE_CHECKING:
+    from ..game.config import Game
 
 __all__ = ["register", "run", "make_deal", "effective_players", "effective_random_list",
            "effective_duty", "write_atomic"]
 
 
-def register(sub) -> None:
+def register(sub: SubParsers) -> None:
     p = sub.add_parser(
         "deal", help="deal the roles and the random list, write the role cards",
         description="Draws the roles the game file leaves out and the host's random list "
@@ -46,7 +51,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def make_deal(game, *, rng: Random | None = None, salt: str | None = None) -> dict:
+def make_deal(game: Game, *, rng: Random | None = None, salt: str | None = None) -> dict:
     """The deal as stored under kv ``"deal"``: roles (all players), drawn (nicks whose role
     was drawn), duty, random_list, salt, commitment. ``rng`` defaults to secrets."""
     roles = deal_roles(game.players, game.deal or None, duty=game.duty, rng=rng)
@@ -66,7 +71,7 @@ def make_deal(game, *, rng: Random | None = None, salt: str | None = None) -> di
     }
 
 
-def write_role_cards(game, deal: dict) -> list[Path]:
+def write_role_cards(game: Game, deal: dict) -> list[Path]:
     """R9.3: one card per player under ``out/role-cards/``; returns the paths written."""
     from ..rules.model import Role
     roles = {n: Role(r) for n, r in deal["roles"].items()}
@@ -92,7 +97,7 @@ def _secret_list_text(game, deal: dict) -> str:
         "-----\n")
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     ctx = open_game(args.game)
     try:
         game, store = ctx.game, ctx.store

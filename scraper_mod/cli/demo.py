@@ -4,10 +4,13 @@ prints each day's newspaper and a summary. No network, no set-up; well under a m
 
 from __future__ import annotations
 
+import argparse
+
 from ..demo.world import run_demo
+from .common import SubParsers
 
 
-def register(sub) -> None:
+def register(sub: SubParsers) -> None:
     p = sub.add_parser(
         "demo", help="play a whole built-in game on this machine (local forum and mailbox), "
                      "printing each day's newspaper",
@@ -23,6 +26,6 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     result = run_demo(keep=args.keep, out=print, verbose=getattr(args, "verbose", False))
     return 0 if result.winner else 1

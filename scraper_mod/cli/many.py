@@ -4,15 +4,18 @@ folders."""
 
 from __future__ import annotations
 
+import argparse
 import logging
 import signal
 import threading
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from ..daemon.lock import GameLock
 from ..daemon.many import Host, find_games
-from ..daemon.scheduler import GameLock, fmt_delta, game_status
 from ..daemon.scheduler import log as daemon_log
+from ..daemon.status import fmt_delta, game_status
 from ..errors import ScraperModError
 from ..game.config import load_game
 from ..game.context import open_game
@@ -21,7 +24,8 @@ from .common import print_json
 PROBLEM_WINDOW = timedelta(minutes=15)
 
 
-def run_folder(args, file_handler) -> int:
+def run_folder(args: argparse.Namespace,
+               file_handler: Callable[[Path], logging.Handler]) -> int:
     folder = Path(args.game)
     lock = GameLock(folder)
     try:
@@ -124,7 +128,7 @@ def folder_status_text(data: dict) -> str:
     return "\n".join(lines) if lines else f"no game folders under {data['folder']}"
 
 
-def status_folder(args) -> int:
+def status_folder(args: argparse.Namespace) -> int:
     data = folder_status(Path(args.game))
     if args.format == "json":
         print_json(data)

@@ -5,14 +5,21 @@ received for a day and how each was judged (RULES.md R5), after reading the move
 
 from __future__ import annotations
 
+import argparse
 import sys
+from collections.abc import Sequence
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
 
 from ..errors import MailboxError
 from ..game.context import open_game
-from .common import add_game_argument, print_json
+from .common import SubParsers, add_game_argument, print_json
+
+if TYPE_CHECKING:
+    from ..rules.model import Move
 
 
-def register(sub) -> None:
+def register(sub: SubParsers) -> None:
     p = sub.add_parser(
         "moves", help="the night moves received for a day and how each was judged",
         description="Reads the move source (unless --offline), answers new messages, and "
@@ -28,7 +35,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..game.tally import current_day
     from ..moves.intake import day_moves, poll_moves
     ctx = open_game(args.game)
@@ -50,7 +57,8 @@ def run(args) -> int:
             raise ConfigError(f"--day: no day {day}", hint="days are numbered from 1")
         moves = day_moves(ctx, day)
         # where each message came from (a file name, an IMAP UID), to find a bad one
-        origins = {m.id: f"{m.source} {m.key}" for m in ctx.store.messages()}
+        origins: dict[int | None, str] = {m.id: f"{m.source} {m.key}"
+                                          for m in ctx.store.messages()}
         tz = ctx.game.timezone
         deadline = cal.deadline(day)
         if args.format == "json":
@@ -71,7 +79,8 @@ def run(args) -> int:
         ctx.close()
 
 
-def render_moves_text(day, deadline, moves, tz, origins: dict | None = None) -> str:
+def render_moves_text(day: int, deadline: datetime, moves: Sequence[Move], tz: tzinfo,
+                      origins: dict | None = None) -> str:
     """A plain table: received, player, role, move, target, status, reason; an unreadable
     message also names where it came from (``origins``: stored message id -> source and key)."""
     from ..rules.moves import REASONS

@@ -3,14 +3,16 @@ stores what is new and prints a short summary."""
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import sys
+from typing import Any
 
 from ..errors import ConfigError, ForumError
-from .common import add_game_argument
+from .common import SubParsers, add_game_argument
 
 
-def register(sub) -> None:
+def register(sub: SubParsers) -> None:
     p = sub.add_parser(
         "poll", help="one poll of the current day's topic and the move source",
         description="Reads the current day's topic (only its last known page unless it grew, "
@@ -33,7 +35,7 @@ def _load_intake():
         raise
 
 
-def _moves_summary(report) -> str:
+def _moves_summary(report: Any) -> tuple[str, tuple[Any, ...]]:
     fetch = getattr(report, "fetch", None)
     parts = []
     if fetch is not None:
@@ -49,9 +51,9 @@ def _moves_summary(report) -> str:
     return ", ".join(parts), errors
 
 
-def run(args) -> int:
-    from ..forum.poller import poll_day
+def run(args: argparse.Namespace) -> int:
     from ..game.context import open_game
+    from ..game.poll import poll_day
     from ..game.tally import current_day
 
     ctx = open_game(args.game)
@@ -78,6 +80,7 @@ def run(args) -> int:
                 print(f"error: {e}", file=sys.stderr)
                 status = 1
             else:
+                assert report is not None   # the day has a topic (checked above)
                 print(f"forum: day {day}: {report.summary()}")
                 for err in report.errors:
                     print(f"error: {err}", file=sys.stderr)

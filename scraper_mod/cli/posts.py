@@ -3,15 +3,16 @@ whole topic read from the board (CONTRACT.md)."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import ConfigError, ForumError, ParseError
 from ..forum.model import Post, TopicPage
-from .common import parse_time_arg, print_json
+from .common import SubParsers, parse_time_arg, print_json
 
 
-def register(sub) -> None:
+def register(sub: SubParsers) -> None:
     p = sub.add_parser(
         "posts", help="print the posts of a topic (a URL: every page) or of saved pages",
         description="Reads a phpBB topic and prints its posts. A URL is fetched from the "
@@ -123,7 +124,7 @@ def _text(pages: list[TopicPage], tz: ZoneInfo) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     try:
         tz = ZoneInfo(args.tz)
     except (ZoneInfoNotFoundError, ValueError):

@@ -7,13 +7,15 @@ run posts nothing (RULES R12.2). `--dry-run` prints exactly what would go where.
 
 from __future__ import annotations
 
+import argparse
+
 from ..errors import ScraperModError
 from ..game.context import open_game
 from ..posts.publish import check_mode, plan_day, plan_role_cards, publish_day, publish_items
-from .common import add_game_argument, print_json
+from .common import SubParsers, add_game_argument, print_json
 
 
-def register(sub) -> None:
+def register(sub: SubParsers) -> None:
     p = sub.add_parser("publish", help="post the newspaper, the next day's start and the PMs "
                                        "on the board (what it does not have yet)")
     add_game_argument(p)
@@ -26,8 +28,9 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     ctx = open_game(args.game)
+    day: int | None
     try:
         if args.role_cards:
             day, items = 0, plan_role_cards(ctx)

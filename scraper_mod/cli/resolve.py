@@ -7,12 +7,14 @@ report and ``result.json``.
 
 from __future__ import annotations
 
-from ..game.context import open_game
+import argparse
+
+from ..game.context import GameContext, open_game
 from ..game.resolve import ResolveOutcome, default_day, resolve_day_files
-from .common import add_game_argument, print_json
+from .common import SubParsers, add_game_argument, print_json
 
 
-def register(sub) -> None:
+def register(sub: SubParsers) -> None:
     p = sub.add_parser(
         "resolve", help="resolve a day whose deadline has passed and write its posts",
         description="Resolves a game day by the rules (the lynch, then the night: freeze, "
@@ -39,7 +41,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def choose_day(ctx, *, force: bool = False) -> int:
+def choose_day(ctx: GameContext, *, force: bool = False) -> int:
     """The first due day not resolved yet; once every due day is, the last resolved one.
     With ``force`` and no due day unresolved, the day running now (to resolve it early)."""
     resolved = ctx.store.resolutions()
@@ -57,7 +59,7 @@ def choose_day(ctx, *, force: bool = False) -> int:
     return last_due
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     ctx = open_game(args.game)
     try:
         day = args.day if args.day is not None else choose_day(ctx, force=args.force)

@@ -8,21 +8,28 @@ and to ``run.log`` in the game folder (``--log``).
 
 from __future__ import annotations
 
+import argparse
 import logging
 import os
 import signal
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..daemon.scheduler import Daemon, GameLock, LiveOps
+from ..daemon.lock import GameLock
+from ..daemon.scheduler import Daemon
 from ..daemon.scheduler import log as daemon_log
+from ..daemon.work import LiveOps
 from ..errors import ConfigError, ScraperModError
-from ..game.context import open_game
+from ..game.context import GameContext, open_game
 from ..posts.publish import auto_publish
-from .common import add_game_argument
+from .common import SubParsers, add_game_argument
+
+if TYPE_CHECKING:
+    from ..daemon.work import PollResult
 
 
-def register(sub) -> None:
+def register(sub: SubParsers) -> None:
     p = sub.add_parser(
         "run", help="the unattended daemon: polls on a timer, resolves at each deadline, "
                     "writes the posts, opens the next day",
@@ -60,12 +67,12 @@ class PublishingOps(LiveOps):
     """LiveOps that, in [publish] mode auto, first posts what a resolved day still owes the
     board (a failure retried on each poll, before the next day's start in any case)."""
 
-    def poll(self, ctx, day: int, *, full: bool):
+    def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult:
         auto_publish(ctx)
         return super().poll(ctx, day, full=full)
 
 
-def preflight(ctx) -> list[str]:
+def preflight(ctx: GameContext) -> list[str]:
     """What must be right before the daemon starts (raises), and what is worth a warning."""
     g = ctx.game
     if not g.forum.url:
@@ -80,7 +87,7 @@ def preflight(ctx) -> list[str]:
     return warnings
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from ..daemon.many import is_games_folder
     if is_games_folder(Path(args.game)):
         from .many import run_folder
@@ -99,7 +106,8 @@ def run(args) -> int:
             for w in warnings:
                 daemon_log.warning("%s", w)
             if handler is not None:
-                daemon_log.info("the log is also written to %s", handler.baseFilename)
+                daemon_log.info("the log is also written to %s",
+                                getattr(handler, "baseFilename", "?"))
 
             def on_signal(signum, frame) -> None:
                 daemon_log.info("got %s: stopping after the current step",

@@ -7,13 +7,15 @@ days, and whether a ``scraper-mod run`` is running for the game.
 
 from __future__ import annotations
 
-from ..daemon.scheduler import game_status
+import argparse
+
+from ..daemon.status import game_status
 from ..game.context import open_game
 from ..posts.publish import failures
-from .common import add_game_argument, print_json
+from .common import SubParsers, add_game_argument, print_json
 
 
-def register(sub) -> None:
+def register(sub: SubParsers) -> None:
     p = sub.add_parser("status", help="the day, deadline, time left, current leader, moves "
                                       "received, and whether the daemon runs")
     add_game_argument(p)
@@ -22,7 +24,7 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..daemon.many import is_games_folder

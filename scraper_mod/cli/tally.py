@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 
-from .common import add_game_argument, parse_time_arg, print_json
+from .common import SubParsers, add_game_argument, parse_time_arg, print_json
 
 
-def register(sub) -> None:
+def register(sub: SubParsers) -> None:
     p = sub.add_parser(
         "tally", help="the vote count of a day (now, --at a time, or final after the deadline)",
         description="Count a game day's votes from its forum topic, by the game's rules: as of "

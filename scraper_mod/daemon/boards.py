@@ -29,6 +29,9 @@ from urllib.parse import urlsplit
 
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError
+from ..forum.client import ForumClient
+from ..forum.connect import client_for_game
+from ..game.config import Game
 
 __all__ = ["BoardGate", "BoardRegistry", "board_key"]
 
@@ -115,7 +118,7 @@ class BoardRegistry:
         self.record = record
         self._lock = threading.Lock()
         self.gates: dict[str, BoardGate] = {}
-        self.clients: dict[tuple[str, str], object] = {}
+        self.clients: dict[tuple[str, str], ForumClient] = {}
 
     def gate(self, url: str, clock: Clock | None = None) -> BoardGate:
         """The gate of the board ``url`` is on (made on first use, on ``clock``)."""
@@ -128,9 +131,8 @@ class BoardRegistry:
                                                    record=self.record)
             return gate
 
-    def client(self, game, clock: Clock | None = None):
+    def client(self, game: Game, clock: Clock | None = None) -> ForumClient:
         """The shared ``ForumClient`` of the game's board and account (``[forum]``)."""
-        from ..forum.poller import client_for_game
         f = game.forum
         if not f.url:
             raise ConfigError("no [forum] url: the daemon has no board to read",
@@ -150,6 +152,6 @@ class BoardRegistry:
                                                                     float(f.full_scan_delay)))
             return client
 
-    def board_of(self, game) -> str | None:
+    def board_of(self, game: Game) -> str | None:
         """The board key of a game (None without ``[forum] url``)."""
         return board_key(game.forum.url) if game.forum.url else None

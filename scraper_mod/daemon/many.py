@@ -26,11 +26,13 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from ..clock import Clock, SystemClock
-from ..daemon.scheduler import Daemon, GameLock, LiveOps
+from ..daemon.lock import GameLock
+from ..daemon.scheduler import Daemon
 from ..daemon.scheduler import log as run_log
+from ..daemon.work import LiveOps
 from ..errors import ConfigError, ScraperModError
 from ..game.config import GAME_FILE, load_game
 from ..game.context import open_game
@@ -61,8 +63,8 @@ def is_games_folder(path: Path) -> bool:
 
 
 class _Prefixed(logging.LoggerAdapter):
-    def process(self, msg, kwargs):
-        return f"[{self.extra['game']}] {msg}", kwargs
+    def process(self, msg: str, kwargs: Any) -> tuple[str, Any]:
+        return f"[{(self.extra or {})['game']}] {msg}", kwargs
 
 
 @dataclass
@@ -320,7 +322,7 @@ class Host:
         self._plock = threading.Lock()
 
     # -- messages ---------------------------------------------------------------------------
-    def info(self, msg: str, *args) -> None:
+    def info(self, msg: str, *args: object) -> None:
         self.log.info(msg, *args)
 
     def note_problem(self, name: str, msg: str, *, level: int = logging.ERROR,

@@ -1,18 +1,12 @@
 """The unattended daemon behind ``scraper-mod run GAME``.
 
 It keeps the game's time (the injected ``Clock``: the real one for hosts, a ``FakeClock`` for
-tests and the demo), and does three kinds of work, each a plain function it calls through a
-small ``DaemonOps`` interface so that tests can hand it fakes:
+tests and the demo), and does three kinds of work, each a plain function of
+``daemon/work.py`` it calls through a small ``DaemonOps`` interface (``LiveOps`` for real) so
+that tests can hand it fakes: poll the day's topic and the move source, resolve a day whose
+deadline has passed, find the next day's topic.
 
-* ``poll_once(ctx, day, full=...)``: read the day's topic (incrementally; a full re-scan at the
-  deadline) and the move source, store what is new;
-* ``resolve_due(ctx, day)``: resolve a day whose deadline has passed and write ``out/day-N/``;
-* ``open_next_day(ctx, day)``: find the day's topic: ``[[days]]`` in the game file,
-  ``scraper-mod day open GAME N URL``, or the newest topic of ``[forum] forum`` whose title matches
-  ``[forum] title_pattern`` («День 4»).
-
-The timing rides on the ``schedule`` library, on a ``Scheduler`` of our own whose jobs read the
-injected clock (the library's module-level scheduler reads the wall clock):
+The timing is ``daemon.jobs``: jobs whose next run is a function of the injected clock:
 
 * a **poll job**: every ``poll_minutes`` (default 5), every ``final_poll_minutes`` (1) in the
   last ``final_window_minutes`` (30) before the deadline;
@@ -31,442 +25,29 @@ simply picks up: every missed deadline is caught up once, in order, and the log 
 Deadlines come from ``ctx.calendar()`` (R1.3 weekends, R1.4 moved deadlines from ``[[days]]``
 and from ``scraper-mod day move``, kept in the store's ``moved_deadlines``).
 
-One daemon per game: ``GameLock`` holds an ``fcntl.flock`` on ``run.lock`` in the game folder.
+One daemon per game: ``daemon/lock.py``'s ``GameLock``. Where a game stands: ``daemon/status.py``.
 """
 
 from __future__ import annotations
 
-import fcntl
 import logging
-import os
-import re
 import threading
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
-from pathlib import Path
-from typing import Callable, Protocol
-
-import schedule as schedule_lib
+from datetime import datetime, timedelta
+from typing import Callable
 
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError, ForumError, MailboxError, RulesError, ScraperModError
 from ..game.config import GAME_FILE, load_game
 from ..game.context import GameContext
+from ..rules.calendar import Calendar
+from .jobs import ClockJob, ClockScheduler, naive_utc
+from .status import fmt_delta
+from .work import DaemonOps, LiveOps, Resolution
 
 log = logging.getLogger("scraper_mod.run")
 
-LOCK_FILE = "run.lock"
 MIN_INTERVAL = 1.0  # seconds: a cadence of 0 in the game file means "as often as sensible"
-
-
-# ---------------------------------------------------------------------------------------------
-# What the work functions report
-# ---------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PollResult:
-    """One poll of a day: the topic (when known) and the move source."""
-
-    day: int
-    topic: str | None
-    full: bool = False
-    requests: int = 0
-    new_posts: int = 0
-    new_versions: int = 0   # edits of posts seen before
-    deleted: int = 0
-    pages: int = 0
-    new_moves: int = 0
-    move_error: str | None = None   # the move source failed (the topic poll may still be good)
-    errors: tuple[str, ...] = ()    # problems that did not stop the poll (a failed page...)
-
-    def describe(self) -> str:
-        what = "full re-scan of" if self.full else "polled"
-        parts = [f"{self.new_posts} new post{'s' if self.new_posts != 1 else ''}"]
-        if self.new_versions:
-            parts.append(f"{self.new_versions} edit{'s' if self.new_versions != 1 else ''}")
-        if self.deleted:
-            parts.append(f"{self.deleted} deleted")
-        topic = (f"{what} {self.topic} ({self.requests} request"
-                 f"{'s' if self.requests != 1 else ''}): {', '.join(parts)}"
-                 if self.topic else "no topic yet")
-        moves = (f"move source failed: {self.move_error}" if self.move_error else
-                 f"{self.new_moves} new move message{'s' if self.new_moves != 1 else ''}")
-        return f"{topic}; {moves}"
-
-
-@dataclass(frozen=True)
-class Resolution:
-    """A resolved day: where its posts are and what they say, in one line."""
-
-    day: int
-    out_dir: Path
-    files: tuple[str, ...] = ()
-    winner: str | None = None
-    summary: str = ""
-
-
-class DaemonOps(Protocol):
-    """The work the daemon calls; ``LiveOps`` does it for real, tests pass fakes."""
-
-    def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult: ...
-    def resolve(self, ctx: GameContext, day: int) -> Resolution: ...
-    def find_topic(self, ctx: GameContext, day: int) -> str | None: ...
-    # optional: ``read_deadline(ctx, day)`` reads the topic at the deadline (R2.11)
-
-
-# ---------------------------------------------------------------------------------------------
-# The plain functions (the real work)
-# ---------------------------------------------------------------------------------------------
-
-def make_client(ctx: GameContext):
-    """A ``ForumClient`` for the game's board (``[forum]``), on the game's clock."""
-    from ..forum.session import game_client
-    if not ctx.game.forum.url:
-        raise ConfigError("no [forum] url: the daemon has no board to read",
-                          path=str(ctx.game.path), key="forum.url",
-                          hint='e.g. url = "https://forum.example.org/"')
-    return game_client(ctx)
-
-
-@dataclass(frozen=True)
-class _Fetched:
-    """A move source whose fetch already happened (hands its report to ``poll_moves``)."""
-
-    name: str
-    report: object
-
-    def fetch_new(self, store, *, now):
-        return self.report
-
-
-def poll_moves_once(ctx: GameContext, *, answer: bool = True,
-                    client=None) -> tuple[int, tuple[str, ...]]:
-    """Read the move source once: (new messages stored, per-message problems).
-
-    The messages are stored raw by the source; the move intake then judges and answers them.
-    The intake re-reads every stored letter, so on an idle poll (nothing new, no SMTP
-    answers to retry) it is skipped unless ``answer``. Without ``[moves] source`` there is
-    nothing to read. A source that cannot be read at all raises ``MailboxError``. The phpBB
-    PM source reads over ``client`` (default: the game's one client, ``game_client``), the
-    same session as the topic.
-    """
-    if not ctx.game.moves.source:
-        return 0, ()
-    from ..forum.session import game_client
-    from ..moves.intake import poll_moves
-    from ..moves.sources import source_for
-    source = source_for(ctx.game, client_factory=lambda: client or game_client(ctx))
-    fetch = source.fetch_new(ctx.store, now=ctx.now())
-    errors = tuple(fetch.errors)
-    if fetch.new or errors or answer or ctx.game.moves.smtp_host:
-        report = poll_moves(ctx, source=_Fetched(source.name, fetch))
-        errors += tuple(e for e in report.errors if e not in errors)
-    return len(fetch.new), errors
-
-
-def poll_once(ctx: GameContext, day: int, *, full: bool = False, client=None,
-              answer_moves: bool = True) -> PollResult:
-    """Poll day ``day``'s topic (a full re-scan when ``full``) and the move source.
-
-    A full re-scan that cannot read every page raises (the caller holds the resolution);
-    an incremental poll reports its problems in ``errors``. A move-source error is reported
-    in ``move_error`` by an incremental poll, so one broken mailbox does not stop the vote
-    count, and raised by the final (full) poll, so no day is resolved without its moves.
-    """
-    topic = ctx.topic_for_day(day)
-    report = None
-    if topic:
-        from ..forum.poller import poll_topic
-        client = client or make_client(ctx)
-        report = poll_topic(client, ctx.store, topic, now=ctx.now, full=full,
-                            board_tz=ctx.game.timezone)
-    move_error = None
-    move_problems: tuple[str, ...] = ()
-    try:
-        new_moves, move_problems = poll_moves_once(ctx, answer=full or answer_moves,
-                                                   client=client)
-    except MailboxError as e:
-        if full:
-            raise
-        new_moves, move_error = 0, str(e)
-
-    def n(name: str) -> int:
-        v = getattr(report, name, 0) if report is not None else 0
-        return len(v) if isinstance(v, (list, tuple, set, frozenset, dict)) else int(v or 0)
-
-    errors = tuple(getattr(report, "errors", ()) or ()) + move_problems
-    if full and report is not None and (errors or not getattr(report, "complete", True)):
-        first = errors[0] if errors else "the last page was not reached"
-        raise ForumError(f"the final re-scan of day {day}'s topic is incomplete: {first}",
-                         url=topic, hint="it is tried again until the board answers")
-    if full and move_problems:
-        raise MailboxError(f"the last read of the moves failed: {move_problems[0]}",
-                           hint="check the message named; it is tried again")
-    return PollResult(day=day, topic=topic, full=full, requests=n("requests"),
-                      new_posts=n("new_posts"), new_versions=n("new_versions"),
-                      deleted=n("deleted"), pages=n("pages"), new_moves=new_moves,
-                      move_error=move_error, errors=errors)
-
-
-def resolve_due(ctx: GameContext, day: int) -> Resolution:
-    """Resolve day ``day`` (its deadline has passed and its final re-scan is done) and write
-    ``out/day-N/`` (``resolving.resolve_day_files``, offline: the daemon re-scanned already).
-    The store then holds the day's resolution."""
-    from ..game.resolve import resolve_day_files
-    out = resolve_day_files(ctx, day, offline=True)
-    result = out.result.to_json()
-    return Resolution(day=day, out_dir=out.out_dir, files=tuple(sorted(out.files)),
-                      winner=result.get("winner"), summary=summarize_result(result))
-
-
-def summarize_result(result: dict | None) -> str:
-    """One line about a resolved day (CONTRACT resolve JSON): jailed, killed, winner."""
-    if not result:
-        return ""
-    if isinstance(result.get("result"), dict):
-        result = result["result"]
-    parts = []
-    lyn = result.get("lynched")
-    if lyn:
-        parts.append(f"jailed {lyn['player']} ({lyn['role']}, by {lyn['by']})")
-    else:
-        parts.append("nobody jailed")
-    killed = result.get("killed") or []
-    if killed:
-        parts.append("killed " + ", ".join(f"{k['player']} ({k['role']}, by {k['by']})"
-                                           for k in killed))
-    else:
-        parts.append("nobody killed at night")
-    if result.get("winner"):
-        parts.append(f"the game is over: {result['winner']} wins")
-    return "; ".join(parts)
-
-
-def topic_title_regex(pattern: str, day: int) -> re.Pattern:
-    """``[forum] title_pattern`` with ``{n}`` replaced by the day number."""
-    try:
-        return re.compile(pattern.replace("{n}", str(day)), re.IGNORECASE)
-    except re.error as e:
-        raise ConfigError(f"not a valid regular expression: {e}", key="forum.title_pattern",
-                          hint=r'e.g. "День\s*{n}\b" ({n} is the day number)') from None
-
-
-def open_next_day(ctx: GameContext, day: int, *, client=None) -> str | None:
-    """Day ``day``'s topic URL: already known (``[[days]]``, ``day open``), or found among the
-    topics of ``[forum] forum`` by ``title_pattern``; a found topic is remembered."""
-    known = ctx.topic_for_day(day)
-    if known or not ctx.game.forum.forum:
-        return known
-    from ..forum.parser import parse_forum_page
-    from ..forum.poller import canonical_topic_url
-    rx = topic_title_regex(ctx.game.forum.title_pattern, day)
-    client = client or make_client(ctx)
-    page = client.get_page(ctx.game.forum.forum)
-    links = parse_forum_page(page.body, url=page.url)
-    used = {v for k, v in ctx.store.get("day_topics", {}).items() if k != str(day)}
-    used |= {d.topic for d in ctx.game.days if d.topic and d.number != day}
-    def canon(u: str) -> str | None:
-        try:
-            return canonical_topic_url(u)    # no session id, no page
-        except ForumError:
-            return None
-
-    used = {canon(u) for u in used}
-    found = [t for t in links if rx.search(t.title or "") and canon(t.url)
-             and canon(t.url) not in used]
-    if not found:
-        return None
-    best = max(found, key=lambda t: (t.topic_id or 0))   # the newest, if several match
-    url = canon(best.url)
-    ctx.set_topic_for_day(day, url)
-    ctx.store.log_event("day_opened", {"day": day, "topic": url, "title": best.title,
-                                       "how": "forum"}, at=ctx.now())
-    return url
-
-
-class LiveOps:
-    """The real work: one ``ForumClient`` kept for the daemon's life (its session, its pace)."""
-
-    def __init__(self, client=None) -> None:
-        self._client = client
-        self._answered_once = False   # the first poll answers anything left from before
-
-    def client(self, ctx: GameContext):
-        if self._client is None:
-            self._client = make_client(ctx)
-        return self._client
-
-    def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult:
-        client = self.client(ctx) if ctx.topic_for_day(day) else None
-        res = poll_once(ctx, day, full=full, client=client,
-                        answer_moves=not self._answered_once)
-        self._answered_once = True
-        return res
-
-    def resolve(self, ctx: GameContext, day: int) -> Resolution:
-        return resolve_due(ctx, day)
-
-    def read_deadline(self, ctx: GameContext, day: int):
-        """R2.11: the day's topic read at its deadline (``forum.poller.read_at_deadline``)."""
-        from ..forum.poller import read_at_deadline
-        return read_at_deadline(self.client(ctx), ctx.store, ctx.topic_for_day(day),
-                                deadline=ctx.calendar().deadline(day), now=ctx.now,
-                                board_tz=ctx.game.timezone)
-
-    def find_topic(self, ctx: GameContext, day: int) -> str | None:
-        if ctx.topic_for_day(day) or not ctx.game.forum.forum:
-            return ctx.topic_for_day(day)
-        return open_next_day(ctx, day, client=self.client(ctx))
-
-
-# ---------------------------------------------------------------------------------------------
-# The schedule library on an injected clock
-# ---------------------------------------------------------------------------------------------
-
-def _naive_utc(t: datetime) -> datetime:
-    return t.astimezone(timezone.utc).replace(tzinfo=None)
-
-
-class ClockJob(schedule_lib.Job):
-    """A ``schedule.Job`` whose next run is chosen by a function of the injected clock.
-
-    ``next_at(now)`` returns the aware instant of the next run, or None to cancel the job.
-    The library's own bookkeeping (``next_run``, ``last_run``, ordering) is kept, in naive
-    UTC as the library expects.
-    """
-
-    def __init__(self, scheduler: "ClockScheduler", next_at: Callable[[datetime], datetime | None],
-                 name: str) -> None:
-        super().__init__(1, scheduler)
-        self.unit = "seconds"
-        self.clock = scheduler.clock
-        self.next_at = next_at
-        self.name = name
-
-    def _schedule_next_run(self) -> None:
-        at = self.next_at(self.clock.now())
-        self.next_run = _naive_utc(at) if at is not None else None
-
-    @property
-    def should_run(self) -> bool:
-        return self.next_run is not None and _naive_utc(self.clock.now()) >= self.next_run
-
-    def run(self):
-        ret = self.job_func()
-        self.last_run = _naive_utc(self.clock.now())
-        self._schedule_next_run()
-        if self.next_run is None:
-            return schedule_lib.CancelJob
-        return ret
-
-    def reschedule(self) -> None:
-        """Recompute the next run now (the calendar or the game changed)."""
-        self._schedule_next_run()
-
-    def __repr__(self) -> str:
-        return f"<ClockJob {self.name} next={self.next_run}>"
-
-
-class ClockScheduler(schedule_lib.Scheduler):
-    """``schedule.Scheduler`` reading the injected clock instead of the wall clock."""
-
-    def __init__(self, clock: Clock) -> None:
-        super().__init__()
-        self.clock = clock
-
-    def add(self, name: str, next_at: Callable[[datetime], datetime | None],
-            func: Callable[[], object]) -> ClockJob:
-        job = ClockJob(self, next_at, name)
-        return job.do(func)
-
-    def run_pending(self) -> None:
-        for job in sorted(j for j in self.jobs if j.should_run):
-            self._run_job(job)
-
-    @property
-    def idle_seconds(self) -> float | None:
-        runs = [j.next_run for j in self.jobs if j.next_run is not None]
-        if not runs:
-            return None
-        return (min(runs) - _naive_utc(self.clock.now())).total_seconds()
-
-
-# ---------------------------------------------------------------------------------------------
-# The lock
-# ---------------------------------------------------------------------------------------------
-
-class GameLock:
-    """One ``scraper-mod run`` per game: an exclusive ``flock`` on ``run.lock`` in the game
-    folder, holding the daemon's pid. The kernel drops it when the process dies."""
-
-    def __init__(self, folder: Path) -> None:
-        self.path = Path(folder) / LOCK_FILE
-        self._fd: int | None = None
-
-    def acquire(self) -> "GameLock":
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError as e:
-            raise ScraperModError(f"{self.path}: cannot create the lock file: {e}",
-                                  hint="check that the game folder is writable") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            pid = _read_pid(fd)
-            os.close(fd)
-            raise ScraperModError(
-                f"{self.path}: another 'scraper-mod run' is already running for this game"
-                + (f" (pid {pid})" if pid else ""),
-                hint="stop it first (Ctrl-C or kill its pid); two daemons would poll and "
-                     "resolve twice") from None
-        os.ftruncate(fd, 0)
-        os.write(fd, f"{os.getpid()}\n".encode())
-        self._fd = fd
-        return self
-
-    def release(self) -> None:
-        if self._fd is not None:
-            try:
-                os.ftruncate(self._fd, 0)
-                fcntl.flock(self._fd, fcntl.LOCK_UN)
-            finally:
-                os.close(self._fd)
-                self._fd = None
-
-    def __enter__(self) -> "GameLock":
-        return self.acquire()
-
-    def __exit__(self, *exc) -> None:
-        self.release()
-
-
-def _read_pid(fd: int) -> int | None:
-    try:
-        os.lseek(fd, 0, os.SEEK_SET)
-        raw = os.read(fd, 32).decode().strip()
-        return int(raw) if raw else None
-    except (OSError, ValueError):
-        return None
-
-
-def running_pid(folder: Path) -> int | None:
-    """The pid of the ``scraper-mod run`` holding the game's lock, or None if none runs."""
-    path = Path(folder) / LOCK_FILE
-    if not path.exists():
-        return None
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        pid = _read_pid(fd)
-        os.close(fd)
-        return pid or -1
-    fcntl.flock(fd, fcntl.LOCK_UN)
-    os.close(fd)
-    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -495,8 +76,8 @@ class Daemon:
 
     def __init__(self, ctx: GameContext, *, ops: DaemonOps | None = None,
                  stop: threading.Event | None = None,
-                 on_resolved: Callable[[Resolution], None] | None = None,
-                 logger: logging.Logger | None = None) -> None:
+                 on_resolved: Callable[[Resolution], object] | None = None,
+                 logger: logging.Logger | logging.LoggerAdapter | None = None) -> None:
         self.ctx = ctx
         self.ops = ops if ops is not None else LiveOps()
         self.stop = stop or threading.Event()
@@ -525,7 +106,7 @@ class Daemon:
     def now(self) -> datetime:
         return self.ctx.now()
 
-    def calendar(self):
+    def calendar(self) -> Calendar:
         """``ctx.calendar()``, rebuilt only when the game file or a moved deadline changed."""
         key = (id(self.ctx.game), repr(self.ctx.store.get("moved_deadlines", {})))
         if self._cal is None or self._cal[0] != key:
@@ -548,10 +129,10 @@ class Daemon:
     def _say(self, level: int, msg: str, *args) -> None:
         self.log.log(level, f"[{self.stamp()}] " + msg, *args)
 
-    def info(self, msg: str, *args) -> None:
+    def info(self, msg: str, *args: object) -> None:
         self._say(logging.INFO, msg, *args)
 
-    def warn(self, msg: str, *args) -> None:
+    def warn(self, msg: str, *args: object) -> None:
         self._say(logging.WARNING, msg, *args)
 
     def error(self, msg: str) -> None:
@@ -563,8 +144,7 @@ class Daemon:
             pass
 
     def resolved_days(self) -> set[int]:
-        # Only the day numbers: Store.resolutions() would decode every stored day's state.
-        return {r[0] for r in self.ctx.store.db.execute("SELECT day FROM resolutions")}
+        return self.ctx.store.resolved_days()
 
     def winner(self) -> str | None:
         for day, data in sorted(self.ctx.store.resolutions().items()):
@@ -641,7 +221,8 @@ class Daemon:
         if not self.ctx.topic_for_day(day):
             return
         try:
-            res = self.ops.read_deadline(self.ctx, day)
+            read = getattr(self.ops, "read_deadline")   # optional in DaemonOps (checked)
+            res = read(self.ctx, day)
         except ScraperModError as e:
             self.error(f"day {day}: reading the topic at the deadline failed: {e}")
             return
@@ -870,7 +451,7 @@ class Daemon:
             self._read_job = self.scheduler.add("deadline read", self.next_read_at,
                                                 self._guard("deadline read", self.read_job))
         # A due deadline first (its next run is in the past), then a poll right away.
-        self._poll_job.next_run = _naive_utc(now)
+        self._poll_job.next_run = naive_utc(now)
 
     def run(self, *, until: datetime | None = None) -> RunReport:
         """Run until the game is over, ``stop`` is set, or the clock reaches ``until``."""
@@ -897,7 +478,7 @@ class Daemon:
                 self._read_job.reschedule()
             if self._day_changed and self._poll_job in self.scheduler.jobs:
                 self._day_changed = False
-                self._poll_job.next_run = _naive_utc(self.now())
+                self._poll_job.next_run = naive_utc(self.now())
             idle = self.scheduler.idle_seconds
             if idle is None:
                 self.report.stopped_by = "game over"
@@ -916,169 +497,3 @@ class Daemon:
             self.stop.wait(seconds)  # a signal handler sets stop: wake at once
         else:
             self.clock.sleep(seconds)
-
-
-def fmt_delta(d: timedelta) -> str:
-    """A duration for the log: ``2d 3h``, ``1h 05m``, ``4m 30s``, ``-10m`` (past)."""
-    s = int(round(d.total_seconds()))
-    sign = "-" if s < 0 else ""
-    s = abs(s)
-    days, rem = divmod(s, 86400)
-    h, rem = divmod(rem, 3600)
-    m, sec = divmod(rem, 60)
-    if days:
-        return f"{sign}{days}d {h}h"
-    if h:
-        return f"{sign}{h}h {m:02d}m"
-    if m:
-        return f"{sign}{m}m" + (f" {sec:02d}s" if sec else "")
-    return f"{sign}{sec}s"
-
-
-# ---------------------------------------------------------------------------------------------
-# `scraper-mod status`
-# ---------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class GameStatus:
-    """Where a game stands (``scraper-mod status``)."""
-
-    title: str
-    timezone: str
-    now: datetime
-    day: int
-    topic: str | None
-    day_start: datetime
-    deadline: datetime
-    moved: bool
-    leaders: tuple[tuple[str, int], ...]   # the top of the count: (nick, votes), ties included
-    votes_counted: int | None
-    tally_note: str | None                 # why there is no count
-    moves_received: int
-    movers: tuple[str, ...]                # senders of this day's move messages, when known
-    resolved: tuple[int, ...]
-    last_result: str
-    winner: str | None
-    daemon_pid: int | None
-    last_fetch: datetime | None
-
-    def to_json(self) -> dict:
-        left = (self.deadline - self.now).total_seconds()
-        return {
-            "title": self.title, "now": self.now.isoformat(), "day": self.day,
-            "topic": self.topic, "day_start": self.day_start.isoformat(),
-            "deadline": self.deadline.isoformat(), "deadline_moved": self.moved,
-            "seconds_left": max(0, int(left)),
-            "leaders": [{"target": t, "votes": v} for t, v in self.leaders],
-            "votes_counted": self.votes_counted, "tally_note": self.tally_note,
-            "moves_received": self.moves_received, "movers": list(self.movers),
-            "resolved": list(self.resolved), "winner": self.winner,
-            "daemon_pid": self.daemon_pid,
-            "last_fetch": self.last_fetch.isoformat() if self.last_fetch else None,
-        }
-
-    def to_text(self) -> str:
-        tz = self.deadline.tzinfo
-
-        def t(x: datetime) -> str:
-            return x.astimezone(tz).strftime("%a %Y-%m-%d %H:%M %Z")
-
-        lines = [self.title]
-        if self.winner:
-            lines.append(f"the game is over: {self.winner} wins (resolved days "
-                         f"{', '.join(map(str, self.resolved))})")
-            if self.last_result:
-                lines.append(f"last day: {self.last_result}")
-            return "\n".join(lines)
-        left = self.deadline - self.now
-        lines.append(f"day {self.day}: deadline {t(self.deadline)}"
-                     f"{' (moved)' if self.moved else ''}, "
-                     + (f"{fmt_delta(left)} left" if left.total_seconds() > 0
-                        else f"passed {fmt_delta(-left)} ago, not resolved yet"))
-        lines.append(f"topic: {self.topic or '(none yet: scraper-mod day open GAME DAY URL)'}")
-        if self.leaders:
-            lead = ", ".join(f"{n} ({v})" for n, v in self.leaders)
-            word = "leaders (tied)" if len(self.leaders) > 1 else "leader"
-            lines.append(f"{word}: {lead}; {self.votes_counted} vote"
-                         f"{'' if self.votes_counted == 1 else 's'} counted")
-        else:
-            lines.append(f"leader: none{f' ({self.tally_note})' if self.tally_note else ''}")
-        who = f" from {', '.join(self.movers)}" if self.movers else ""
-        lines.append(f"moves received this day: {self.moves_received}{who}")
-        if self.resolved:
-            lines.append(f"resolved days: {', '.join(map(str, self.resolved))}"
-                         + (f"; day {self.resolved[-1]}: {self.last_result}"
-                            if self.last_result else ""))
-        lines.append("daemon: " + (f"running (pid {self.daemon_pid})" if self.daemon_pid
-                                   else "not running (start it with 'scraper-mod run GAME')"))
-        if self.last_fetch:
-            ago = self.now - self.last_fetch
-            lines.append(f"last forum fetch: {t(self.last_fetch)}"
-                         + (f" ({fmt_delta(ago)} ago)" if ago.total_seconds() >= 60 else ""))
-        return "\n".join(lines)
-
-
-def _leaders(ctx: GameContext, day: int, now: datetime) -> tuple[tuple, int | None, str | None]:
-    """The top of the day's count as of now, from the stored posts (no polling)."""
-    if not ctx.topic_for_day(day):
-        return (), None, "no topic yet"
-    try:
-        from ..game.tally import tally_day
-        tally = tally_day(ctx, day, as_of=now)
-    except ImportError:
-        return (), None, "the vote count is not available in this build"
-    except ScraperModError as e:
-        return (), None, str(e)
-    data = tally.to_json() if hasattr(tally, "to_json") else tally
-    counts = data.get("counts", []) if isinstance(data, dict) else []
-    votes = data.get("votes", []) if isinstance(data, dict) else []
-    if not counts:
-        return (), len(votes), "no votes yet"
-    top = counts[0]["votes"]
-    return (tuple((c["target"], c["votes"]) for c in counts if c["votes"] == top),
-            len(votes), None)
-
-
-def _moves_received(ctx: GameContext, day: int) -> tuple[int, tuple[str, ...]]:
-    """Move messages received for day ``day``: after the previous deadline, by this one."""
-    cal = ctx.calendar()
-    lo = cal.deadline(day - 1) if day > 1 else None
-    hi = cal.deadline(day)
-    msgs = [m for m in ctx.store.messages()
-            if (lo is None or m.received_at > lo) and m.received_at <= hi]
-    from ..moves.intake import read_letter
-    senders: list[str] = []
-    for m in msgs:
-        s = read_letter(m).sender        # mail, queue file or phpBB PM; None if unreadable
-        if s and s not in senders:
-            senders.append(s)
-    nick_of = {(p.contact or "").lower(): p.nick for p in ctx.game.players if p.contact}
-    return len(msgs), tuple(nick_of.get(s.lower(), s) for s in senders)
-
-
-def game_status(ctx: GameContext) -> GameStatus:
-    """The game's status as of ``ctx.now()`` (reads the store; never polls)."""
-    now = ctx.now()
-    cal = ctx.calendar()
-    done = ctx.store.resolutions()
-    day = 1
-    while day in done:
-        day += 1
-    winner = None
-    last = ""
-    for n in sorted(done):
-        data = done[n]
-        if isinstance(data, dict) and isinstance(data.get("result"), dict):
-            data = data["result"]
-        winner = winner or (data.get("winner") if isinstance(data, dict) else None)
-        last = summarize_result(data if isinstance(data, dict) else None)
-    leaders, counted, note = ((), None, None) if winner else _leaders(ctx, day, now)
-    received, movers = (0, ()) if winner else _moves_received(ctx, day)
-    row = ctx.store.db.execute("SELECT MAX(fetched_at) FROM fetches").fetchone()
-    return GameStatus(
-        title=ctx.game.title, timezone=ctx.game.timezone.key, now=now, day=day,
-        topic=ctx.topic_for_day(day), day_start=cal.day_start(day), deadline=cal.deadline(day),
-        moved=cal.is_moved(day), leaders=leaders, votes_counted=counted, tally_note=note,
-        moves_received=received, movers=movers, resolved=tuple(sorted(done)), last_result=last,
-        winner=winner, daemon_pid=running_pid(ctx.game.folder),
-        last_fetch=datetime.fromisoformat(row[0]) if row and row[0] else None)

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import html
 import re
+from typing import Any
+
+from .localboard_model import BoardBase
 
 _EN = {"locked": "This topic is locked, you cannot edit posts or make further replies.",
        "flood": "You cannot make another post so soon after your last.",
@@ -30,7 +33,7 @@ def _e(s: str) -> str:
     return html.escape(s, quote=True)
 
 
-class PostingForms:
+class PostingForms(BoardBase):
     """Mixin: the forms a posting client (scraper-mod's writer) submits."""
 
     post_flood_seconds: int = 0
@@ -39,7 +42,7 @@ class PostingForms:
 
     def _pf_state(self) -> dict:
         if not hasattr(self, "_pf"):
-            self._pf = {"last_post": {}, "no_post": set(), "sent": []}
+            self._pf: dict[str, Any] = {"last_post": {}, "no_post": set(), "sent": []}
         return self._pf
 
     @property

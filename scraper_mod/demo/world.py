@@ -41,12 +41,18 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
+from functools import partial
 from pathlib import Path
 from typing import Callable
 from zoneinfo import ZoneInfo
 
+from ..cli import deal as deal_cmd
 from ..clock import FakeClock
+from ..daemon.scheduler import Daemon
+from ..daemon.work import LiveOps, Resolution
 from ..errors import ScraperModError
+from ..game.context import open_game
+from .localboard import LocalBoard
 
 MSK = ZoneInfo("Europe/Moscow")
 TITLE = "Мафия-демо"
@@ -122,7 +128,7 @@ class Mail:
 def _posts() -> list[ScriptPost | ScriptEdit]:
     c = lambda color, text: f"[color={color}]{text}[/color]"  # noqa: E731
     red = lambda text: c("red", text)  # noqa: E731
-    d1 = [
+    d1: list[ScriptPost | ScriptEdit] = [
         ScriptPost(at(13, 22, 10), "Вася",
                    f"Всем привет! Начнём со {red('Светлана')}, она слишком тихая.",
                    key="vasya1"),
@@ -142,7 +148,7 @@ def _posts() -> list[ScriptPost | ScriptEdit]:
                    f"{c('black', 'Вася')} подозрителен, но голосую за {red('Светлану')}."),
         ScriptPost(at(14, 19, 10), "Коля", red("Светлана")),
     ]
-    d2 = [
+    d2: list[ScriptPost | ScriptEdit] = [
         ScriptPost(at(14, 21, 30), "Маша", f"У меня есть информация. {red('Вася')}!"),
         ScriptPost(at(14, 22, 0), "Петя", f"Верю Маше: {red('Васю')}"),
         ScriptPost(at(15, 9, 0), "Вася", f"Маша врёт. {red('Дима')}"),
@@ -156,7 +162,7 @@ def _posts() -> list[ScriptPost | ScriptEdit]:
         ScriptPost(at(15, 20, 0, 0), "Ирина", f"Не опоздала? {red('Вася')}"),
         ScriptEdit(at(15, 20, 0, 30), "gosha2", f"Итак, {red('Дима')}", reason="передумал"),
     ]
-    d3 = [
+    d3: list[ScriptPost | ScriptEdit] = [
         ScriptPost(at(15, 21, 30), "Петя",
                    f"Маша перед смертью проверила Лену: мафия! {red('Лена')}"),
         ScriptPost(at(16, 10, 0), "Гоша", red("Лену")),
@@ -167,7 +173,7 @@ def _posts() -> list[ScriptPost | ScriptEdit]:
         ScriptPost(at(16, 15, 0), "Вася", red("Петю")),
         ScriptPost(at(17, 10, 0), "Игорь", red("Петя")),
     ]
-    d4 = [
+    d4: list[ScriptPost | ScriptEdit] = [
         ScriptPost(at(17, 21, 30), "Петя", f"Я проверил Игоря — мафия. {red('Игорь')}"),
         ScriptPost(at(18, 9, 0), "NightOwl", red("Игоря")),
         ScriptPost(at(18, 10, 0), "Ирина", red("Игоря")),
@@ -176,7 +182,7 @@ def _posts() -> list[ScriptPost | ScriptEdit]:
         ScriptPost(at(18, 13, 0), "Игорь", red("Петя")),
         ScriptPost(at(18, 14, 0), "Вася", red("Петю")),
     ]
-    d5 = [
+    d5: list[ScriptPost | ScriptEdit] = [
         ScriptPost(at(18, 21, 30), "Петя", f"Остался Босс. {red('Вася')}"),
         ScriptPost(at(19, 9, 0), "Коля", red("Васю")),
         ScriptPost(at(19, 10, 0), "NightOwl", red("Вася")),
@@ -245,10 +251,10 @@ class ScriptedClock(FakeClock):
 
     def __init__(self, start: datetime) -> None:
         super().__init__(start)
-        self._events: list[tuple[datetime, int, Callable[[], None]]] = []
+        self._events: list[tuple[datetime, int, Callable[[], object]]] = []
         self._seq = 0
 
-    def schedule(self, when: datetime, action: Callable[[], None]) -> None:
+    def schedule(self, when: datetime, action: Callable[[], object]) -> None:
         self._seq += 1
         self._events.append((when, self._seq, action))
         self._events.sort(key=lambda e: (e[0], e[1]))
@@ -349,7 +355,6 @@ class DemoWorld:
     """The board, the Maildir and the script, wired to one ``ScriptedClock``."""
 
     def __init__(self, folder: Path, clock: ScriptedClock) -> None:
-        from .localboard import LocalBoard
         self.folder = folder
         self.clock = clock
         self.board = LocalBoard(language="ru", clock=clock, title="Мафия-клуб (демо)",
@@ -435,17 +440,17 @@ class DemoWorld:
         c = self.clock
         for item in _posts():
             if isinstance(item, ScriptPost):
-                c.schedule(item.at, lambda p=item: self.post(p))
+                c.schedule(item.at, partial(self.post, item))
             else:
-                c.schedule(item.at, lambda e=item: self.edit(e))
+                c.schedule(item.at, partial(self.edit, item))
         for m in MAILS:
-            c.schedule(m.at, lambda m=m: self.mail(m))
+            c.schedule(m.at, partial(self.mail, m))
         # the host: each newspaper at 20:30, the next day's topic at 21:00
         deadlines = {1: at(14, 20), 2: at(15, 20), 3: at(17, 20), 4: at(18, 20), 5: at(19, 20)}
         for n, dl in deadlines.items():
-            c.schedule(dl + timedelta(minutes=30), lambda n=n: self.publish_newspaper(n))
+            c.schedule(dl + timedelta(minutes=30), partial(self.publish_newspaper, n))
             if n < DAYS:
-                c.schedule(dl + timedelta(hours=1), lambda n=n: self.open_day(n + 1))
+                c.schedule(dl + timedelta(hours=1), partial(self.open_day, n + 1))
 
     def close(self) -> None:
         self.board.stop()
@@ -469,9 +474,6 @@ def _prepare_folder(keep: str | Path | None) -> tuple[Path, bool]:
 def run_demo(*, keep: str | Path | None = None, out: Callable[[str], None] = print,
              verbose: bool = False) -> DemoResult:
     """Play the built-in game; ``out`` gets each line to show. Returns what was played."""
-    from ..cli import deal as deal_cmd
-    from ..daemon.scheduler import Daemon, LiveOps, Resolution
-    from ..game.context import open_game
 
     started = _time.monotonic()
     folder, temporary = _prepare_folder(keep)
@@ -506,9 +508,7 @@ def run_demo(*, keep: str | Path | None = None, out: Callable[[str], None] = pri
         out("")
         world.script()
         ctx = open_game(folder, clock=clock)
-        # A throw-away game: its state file need not survive a power cut, and skipping the
-        # sync of every write makes the simulated week take seconds on any disk.
-        ctx.store.db.execute("PRAGMA synchronous=OFF")
+        ctx.store.skip_syncs()  # a throw-away game
 
         def on_resolved(res: Resolution) -> None:
             data = ctx.store.resolution(res.day) or {}

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from typing import Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 from urllib.parse import urljoin, urlsplit
 
 import lxml.html
@@ -45,6 +45,7 @@ from ..errors import (
     ParseError,
     TopicNotFoundError,
 )
+from .parser import classify_error_page, parse_html
 from .session import register_login, scrub_url, session_id
 
 log = logging.getLogger(__name__)
@@ -189,7 +190,6 @@ def _login_error_text(body: bytes) -> str:
 def page_error(result: FetchResult) -> ForumError | None:
     """The error a page without posts stands for (board disabled, no such topic or forum,
     login required), else None. The page kinds are the parser's (``classify_error_page``)."""
-    from .parser import classify_error_page, parse_html
 
     try:
         doc = parse_html(result.body, result.url)
@@ -226,7 +226,7 @@ class ForumClient:
                  max_retry_after: float = 300.0,
                  sleep: Callable[[float], None] = time.sleep,
                  monotonic: Callable[[], float] = time.monotonic,
-                 now: Callable[[], datetime] = _utcnow, gate=None) -> None:
+                 now: Callable[[], datetime] = _utcnow, gate: Any = None) -> None:
         if not base_url:
             raise ForumError("no board URL given", hint="set [forum] url in game.toml")
         parts = urlsplit(base_url)
@@ -276,7 +276,7 @@ class ForumClient:
 
     # -- low level -----------------------------------------------------------------------
     @contextlib.contextmanager
-    def paced(self, min_delay: float):
+    def paced(self, min_delay: float) -> Iterator[ForumClient]:
         """Temporarily space requests by ``min_delay`` seconds (the deadline's full re-scan)."""
         saved = self.min_delay
         self.min_delay = float(min_delay)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta, timezone, tzinfo
-from typing import NamedTuple
+from typing import Literal, NamedTuple, cast
 
 from scraper_mod.forum.model import Precision
 
@@ -104,6 +104,7 @@ def _aware(naive: datetime, tz: tzinfo) -> datetime:
 
 
 def parse_shown_date(text: str, *, tz: tzinfo, fetched_at: datetime | None = None) -> TimeRange:
+    # long: one branch per date format phpBB shows, tried in order
     """Read a date as phpBB shows it into a ``TimeRange`` in ``tz`` (aware datetimes).
 
     ``tz`` is the zone the board shows times in; ``fetched_at`` (aware) is the board's clock
@@ -228,7 +229,7 @@ def parse_shown_date(text: str, *, tz: tzinfo, fetched_at: datetime | None = Non
         raise DateParseError(f"extra numbers in date {s!r}")
 
     try:
-        naive = datetime(year, month, day, hour, minute, second or 0)
+        naive = datetime(year, cast(int, month), cast(int, day), hour, minute, second or 0)
     except (ValueError, TypeError, OverflowError) as e:
         raise DateParseError(f"impossible date {s!r}: {e}") from None
     start = _aware(naive, tz)
@@ -318,5 +319,5 @@ def _day_word(offset: int, hour: int, minute: int, second: int | None, s: str, t
                                             datetime.min.time()).replace(
         hour=hour, minute=minute, second=second or 0), tz) for d in days)
     width = timedelta(0) if second is not None else timedelta(seconds=59)
-    precision = "second" if second is not None else "minute"
+    precision: Literal["second", "minute"] = "second" if second is not None else "minute"
     return TimeRange(starts[0], starts[-1] + width, precision if len(starts) == 1 else "relative")

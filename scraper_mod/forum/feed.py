@@ -66,7 +66,7 @@ def _text(el: etree._Element | None) -> str:
     return " ".join("".join(el.itertext()).split())
 
 
-def _instant(value: str, *, what: str, url: str, post_id: int | None) -> datetime:
+def _instant(value: str, *, what: str, url: str | None, post_id: int | None) -> datetime:
     where = f"entry for post {post_id}" if post_id is not None else "an entry"
     raw = value.strip()
     try:
@@ -126,6 +126,7 @@ def parse_topic_feed(body: bytes, *, url: str = "") -> list[FeedEntry]:
                    if (updated_s or "").strip() else None)
         if published is None:   # phpBB always gives <published> for a post; be lenient
             published = updated
+        assert published is not None  # one of the two was given (checked above)
         entries.append(FeedEntry(
             post_id=pid, published=published, updated=updated or published,
             author=_text(entry.find(f"{ATOM}author/{ATOM}name")),

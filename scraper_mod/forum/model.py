@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal, cast
 
 Precision = Literal["second", "minute", "relative"]
 
@@ -78,12 +78,13 @@ class Post:
             "page_url": self.page_url, "edited_at": iso(self.edited_at),
             "edited_by": self.edited_by, "edit_count": self.edit_count,
             "edit_reason": self.edit_reason,
-            "colored": type(self.colored)({"color": c.color, "text": c.text}
-                                          for c in self.colored),
+            "colored": cast(Any, type(self.colored))({"color": c.color, "text": c.text}
+                                                     for c in self.colored),
             "bold": type(self.bold)(self.bold),
-            "hidden": type(self.hidden)({"color": h.color, "text": h.text, "where": h.where,
-                                         "quoted_post_id": h.quoted_post_id}
-                                        for h in self.hidden),
+            "hidden": cast(Any, type(self.hidden))({"color": h.color, "text": h.text,
+                                                    "where": h.where,
+                                                    "quoted_post_id": h.quoted_post_id}
+                                                   for h in self.hidden),
             "quotes": type(self.quotes)(self.quotes),
             "text": self.text,
         }

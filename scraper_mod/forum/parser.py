@@ -47,6 +47,8 @@ What a page may lack, and what is returned then:
   "All times are UTC+03:00", "GMT + 1 Hour"), which ``parse_topic_file`` uses.
 """
 
+# long: the page parser of every phpBB style read; its split is issue 16's (another branch)
+
 from __future__ import annotations
 
 import gc
@@ -54,6 +56,7 @@ import re
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
+from typing import Any, cast
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -74,7 +77,7 @@ MOSCOW = ZoneInfo("Europe/Moscow")
 
 __all__ = ["parse_topic_page", "parse_forum_page", "parse_topic_file", "TopicLink",
            "declared_timezone", "parse_html", "classify_error_page", "walk_body", "BodyParts",
-           "normalize_color"]
+           "color_as_written"]
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,7 @@ _STR_PARSER = etree.HTMLParser(remove_comments=True)
 _RE_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""", re.I)
 
 
-def parse_html(body: bytes | str, url: str = ""):
+def parse_html(body: bytes | str, url: str = "") -> Any:
     """One lxml parse of a page (UTF-8, else the declared charset, else windows-1251).
 
     Many boards declare one charset and send another (a saved phpBB 2 page says iso-8859-1
@@ -124,7 +127,7 @@ def parse_html(body: bytes | str, url: str = ""):
                     text = body.decode("cp1251", errors="replace")
     if text is None:
         if b"\x00" in body:
-            body = body.replace(b"\x00", b"")
+            body = cast(bytes, body).replace(b"\x00", b"")
         try:
             doc = etree.fromstring(body, parser=_UTF8_PARSER)
         except (etree.ParserError, etree.XMLSyntaxError, ValueError) as e:
@@ -175,8 +178,10 @@ def _tc(el) -> str:
     return "".join(el.itertext())
 
 
-def normalize_color(value: str) -> str | None:
-    """``#ff0000`` -> ``#FF0000``, ``#f00`` -> ``#FF0000``, ``Red`` -> ``red``, rgb() -> hex."""
+def color_as_written(value: str) -> str | None:
+    """A CSS color value cleaned for storing as phpBB wrote it: ``#ff0000`` -> ``#FF0000``,
+    ``#f00`` -> ``#FF0000``, ``Red`` -> ``red``, rgb() -> hex. Names stay names: the
+    canonical ``#RRGGBB`` the vote rules compare is ``rules.colors.normalize_color``'s."""
     v = value.strip().strip("'\"").strip()
     if v.lower().endswith("!important"):
         v = v[:-10].strip()
@@ -211,7 +216,7 @@ def _style_color(st: str) -> str | None:
     m = None
     for m in _RE_COLOR_DECL.finditer(st):
         pass
-    c = normalize_color(m.group(1)) if m else None
+    c = color_as_written(m.group(1)) if m else None
     if len(_STYLE_COLORS) > 4096:
         _STYLE_COLORS.clear()
     _STYLE_COLORS[st] = c
@@ -229,7 +234,7 @@ def _element_color(el) -> str | None:
     if el.tag == "font":
         c = el.get("color")
         if c:
-            return normalize_color(c)
+            return color_as_written(c)
     return None
 
 
@@ -505,7 +510,8 @@ class _Walker:
         return None
 
 
-def walk_body(el, *, where=None, sig_split=False, extra=None) -> BodyParts:
+def walk_body(el: Any, *, where: str | None = None, sig_split: bool = False,
+              extra: Any = None) -> BodyParts:
     """Collect own text, coloured and bold fragments, hidden fragments and quote ids."""
     w = _Walker()
     w.run(el, where, None, None, False, sig_split)
@@ -663,7 +669,7 @@ _PHPBB_MARKERS = ("phpbb", "viewtopic.php", "viewforum.php", "ucp.php", "memberl
                   "posting.php")
 
 
-def classify_error_page(doc, *, url: str = "", what: str = "topic") -> ForumError:
+def classify_error_page(doc: Any, *, url: str = "", what: str = "topic") -> ForumError:
     """The error a page that holds no posts stands for (not found, login, disabled...)."""
     root = doc
     try:
@@ -974,7 +980,7 @@ _RE_UTC_OFFSET = re.compile(r"(?:UTC|GMT)\s*([+\-−])\s*(\d{1,2})(?::?(\d{2}))?
 _RE_HOURS = re.compile(r"(?:UTC|GMT)\s*([+\-−])\s*(\d{1,2}(?:\.\d+)?)\s*(?:hours?|час)", re.I)
 
 
-def declared_timezone(body: bytes | str | None = None, *, doc=None) -> tzinfo | None:
+def declared_timezone(body: bytes | str | None = None, *, doc: Any = None) -> tzinfo | None:
     """The zone a page says its times are in (footer), or None.
 
     An IANA name in the ``title`` of the 3.1+ footer wins (it knows DST); otherwise the shown
@@ -1060,6 +1066,7 @@ def _make_post(post_id, author, author_id, tr: TimeRange, page_url, edit, parts:
 
 
 def _prosilver_post(div, post_id: int, *, tz, fetched_at, url) -> Post:
+    # long: reads a post block's fields in the page's order
     author = None
     author_id = None
     p_author = None

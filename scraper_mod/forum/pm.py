@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
+from typing import Any, cast
 from urllib.parse import urljoin
 
 from scraper_mod.errors import ForumError, ParseError
@@ -177,7 +178,7 @@ def _parse_pm_inbox(body, *, url, fetched_at, tz) -> list[PmSummary]:
         out.append(PmSummary(msg_id=msg_id, subject=subject, author=author,
                              author_id=author_id, sent_at=tr.earliest, earliest=tr.earliest,
                              latest=tr.latest, precision=tr.precision, unread=unread,
-                             url=urljoin(url, view_href) if url else view_href))
+                             url=urljoin(url, view_href) if url else cast(str, view_href)))
     return out
 
 
@@ -210,6 +211,7 @@ def _value_after(b):
 
 
 def _parse_pm_view(body, *, url, fetched_at, tz) -> PrivateMessage:
+    # long: reads a message page's fields in the page's order
     """One message's view page.
 
     Raises ``LoginRequiredError`` for the login page and ``ParseError`` for anything else
@@ -224,7 +226,7 @@ def _parse_pm_view(body, *, url, fetched_at, tz) -> PrivateMessage:
             break
     msg_id = int(post.get("id")[5:]) if post is not None else None
     scope = post if post is not None else doc
-    fields: dict[str, tuple[str, object]] = {}
+    fields: dict[str, tuple[str, Any]] = {}
     for b in scope.iter("b", "strong"):
         key = _label(b)
         if key and key not in fields:

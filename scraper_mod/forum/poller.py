@@ -34,19 +34,19 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import logging
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Callable
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
-from ..errors import FetchError, ForumError, ParseError
+from ..errors import FetchError, ForumError, ParseError, TopicNotFoundError
 from ..store import Store
 from .client import FetchResult, ForumClient
 from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
 from .model import Post, TopicPage, post_from_json
-from .session import game_client, scrub_body, scrub_url
+from .parser import parse_topic_page
+from .session import scrub_body, scrub_url
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +127,7 @@ def _page_url(topic_url: str, key: str, start: int) -> str:
     return key + ("&" + urlencode(params) if params else "")
 
 
-def _now_fn(now) -> Callable[[], datetime]:
+def _now_fn(now: datetime | Callable[[], datetime]) -> Callable[[], datetime]:
     return now if callable(now) else (lambda: now)
 
 
@@ -155,22 +155,6 @@ def _content(post: Post, best: dict[str, str]) -> tuple[dict, bool]:
     return {**content, "precision": best[pid]}, sharper
 
 
-@contextmanager
-def _transaction(store: Store):
-    """One page's versions, deletions and state are written together (or not at all)."""
-    db = store.db
-    if db.in_transaction:
-        yield
-        return
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
-
-
 def _confirm_deleted(client: ForumClient, post_id: int, tid: int, key: str, *, record,
                      board_tz) -> tuple[bool, TopicPage | None, FetchResult | None]:
     """Ask the board for ``viewtopic.php?p=N``: is the post really gone from the topic?
@@ -180,8 +164,6 @@ def _confirm_deleted(client: ForumClient, post_id: int, tid: int, key: str, *, r
     Returns (gone, the page that shows it, its fetch) — gone is False with no page when the
     board could not be asked.
     """
-    from ..errors import TopicNotFoundError
-    from .parser import parse_topic_page
 
     url = urljoin(key, f"viewtopic.php?p={post_id}")
     try:
@@ -223,7 +205,8 @@ def _incremental_deletions(prev_order: list[int], cur: list[int], known: set[int
     return out
 
 
-def poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
+def poll_topic(client: ForumClient, store: Store, topic_url: str, *,
+               now: datetime | Callable[[], datetime],
                full: bool = False, board_tz: ZoneInfo = ZoneInfo("Europe/Moscow")) -> PollReport:
     """Poll one topic into ``store`` (see the module docstring); returns a PollReport.
 
@@ -257,7 +240,8 @@ class DeadlineRead:
 
 
 def read_at_deadline(client: ForumClient, store: Store, topic_url: str, *,
-                     deadline: datetime, now, board_tz: ZoneInfo = ZoneInfo("Europe/Moscow")
+                     deadline: datetime, now: datetime | Callable[[], datetime],
+                     board_tz: ZoneInfo = ZoneInfo("Europe/Moscow")
                      ) -> DeadlineRead:
     """RULES R2.11: read the topic's last known page (and any page after it) at the deadline,
     store its versions as any poll does, and keep the version of every post it shows as the
@@ -276,7 +260,7 @@ def read_at_deadline(client: ForumClient, store: Store, topic_url: str, *,
     error = "; ".join(report.errors) or ("" if sightings else "no post on the page read")
     if not report.complete and not report.errors:
         error = "the last page was not reached"
-    with _transaction(store):
+    with store.transaction():
         store.save_deadline_read(key, deadline, status=status,
                                  posts={pid: p.to_json() for pid, p in sightings.items()}
                                  if status == "read" else {},
@@ -300,8 +284,7 @@ def deadline_posts(store: Store, topic_url: str, deadline: datetime
 
 def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
                 full: bool, board_tz: ZoneInfo, observe: dict | None = None) -> PollReport:
-    from .parser import parse_topic_page
-
+    # long: one poll's steps in order (pages, deletions, feed, state) sharing its counters
     key = canonical_topic_url(topic_url)
     tid = _topic_id(key)
     clock = _now_fn(now)
@@ -364,7 +347,7 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
         last_fetch_time = res.fetched_at
         last_page = (res.body, res.url, page.style)
         ids = [p.post_id for p in page.posts]
-        with _transaction(store):
+        with store.transaction():
             for post in page.posts:
                 sightings[post.post_id] = post
                 was_known = post.post_id in known
@@ -412,18 +395,19 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
     if full and complete and failure is None:
         missing = sorted(store.known_post_ids(key) - seen - already_deleted - set(deleted))
         for pid in missing:
-            gone, page, res = _confirm_deleted(client, pid, tid, key, record=record,
-                                               board_tz=board_tz)
+            gone, moved, moved_res = _confirm_deleted(client, pid, tid, key, record=record,
+                                                      board_tz=board_tz)
             if gone:
                 store.mark_deleted(key, pid, detected_at=last_fetch_time or clock())
                 deleted.append(pid)
-            elif page is not None:   # it had moved while the scan ran: keep its version
-                post = next(p for p in page.posts if p.post_id == pid)
+            elif moved is not None and moved_res is not None:
+                # it had moved while the scan ran: keep its version
+                post = next(p for p in moved.posts if p.post_id == pid)
                 sightings[pid] = post
                 content, sharper = _content(post, precision)
                 if store.add_post_version(key, pid, post.to_json(), content=content,
-                                          fetched_at=res.fetched_at,
-                                          fetch_id=fetch_ids.get(id(res))):
+                                          fetched_at=moved_res.fetched_at,
+                                          fetch_id=fetch_ids.get(id(moved_res))):
                     (refined if sharper else new_versions).append(pid)
 
     feed_result = ""
@@ -460,6 +444,7 @@ def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, sta
                       deleted: set[int], last_page: tuple[bytes, str, str], record,
                       fetch_ids: dict[int, int], clock: Callable[[], datetime],
                       board_tz: ZoneInfo, refined: list[int]) -> str:
+    # long: R2.6's feed steps in order, sharing the poll's state
     """RULES R2.6: sharpen minute/relative post times with the topic's Atom feed.
 
     Asks the feed at most once per poll, and only when some post still lacks its second;
@@ -507,14 +492,14 @@ def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, sta
         feed = {"url": None if result == "missing" else feed.get("url"), "status": result,
                 "error": why, "asked_at": now.isoformat(),
                 "retry_at": (now + wait).isoformat()}
-        with _transaction(store):
+        with store.transaction():
             store.set_topic_state(key, {**store.topic_state(key), "feed": feed})
         return result
 
     by_id = {e.post_id: e for e in entries}
     fid = fetch_ids.get(id(res))
     loaded: dict[int, Post] | None = None
-    with _transaction(store):
+    with store.transaction():
         for pid in candidates:
             entry = by_id.get(pid)
             post = sightings.get(pid)
@@ -572,7 +557,6 @@ def fetch_topic(client: ForumClient, topic_url: str, *,
                 on_fetch: Callable[[FetchResult], None] | None = None,
                 single_page: bool = False) -> list[TopicPage]:
     """Read a topic page by page (from the given page on), without a store."""
-    from .parser import parse_topic_page
 
     pages: list[TopicPage] = []
     url: str | None = client.url(topic_url)
@@ -591,50 +575,6 @@ def fetch_topic(client: ForumClient, topic_url: str, *,
     return pages
 
 
-def poll_day(ctx, day: int | None = None, *, full: bool = False,
-             client: ForumClient | None = None) -> PollReport | None:
-    """Poll the topic of ``day`` (default: the current day) of an open game.
-
-    Returns None when the day has no topic yet.
-    """
-    from ..errors import ConfigError
-    now = ctx.now()
-    if day is None:
-        day = ctx.calendar().day_at(now)
-    url = ctx.topic_for_day(day) if day else None
-    if not url:
-        return None
-    if client is None:
-        client = (game_client(ctx) if ctx.game.forum.url else
-                  client_for_game(ctx.game, ctx.clock, topic_url=url))
-    if client is None:  # pragma: no cover - client_for_game raises instead
-        raise ConfigError("no forum configured", key="forum.url")
-    return poll_topic(client, ctx.store, url, now=ctx.now, full=full, board_tz=ctx.game.timezone)
-
-
 def _paced_for(client: ForumClient, full: bool):
     """A full re-scan is paced by the client's ``full_scan_delay``; other polls by min_delay."""
     return client.paced(client.full_scan_delay) if full else contextlib.nullcontext()
-
-
-def client_for_game(game, clock=None, *, topic_url: str | None = None,
-                    session=None) -> ForumClient:
-    """A ForumClient for the game's ``[forum]`` settings, with the game's clock injected."""
-    import time as _time
-    f = game.forum
-    base = f.url
-    if not base and topic_url:
-        base = urljoin(topic_url, "./")
-    if clock is None:
-        from ..clock import SystemClock
-        clock = SystemClock()
-    from ..clock import SystemClock as _Sys
-    if isinstance(clock, _Sys):
-        monotonic: Callable[[], float] = _time.monotonic
-    else:
-        monotonic = lambda: clock.now().timestamp()  # noqa: E731 - a simulated clock
-    return ForumClient(session, base_url=base or "", username=f.username,
-                       min_delay=f.min_delay, full_scan_delay=f.full_scan_delay,
-                       timeout=f.timeout, retries=f.retries,
-                       sleep=clock.sleep, monotonic=monotonic, now=clock.now)
-

@@ -5,7 +5,7 @@ and a ``sid=`` parameter in links until the board has seen the cookie come back)
 that logs in at every poll costs the board two requests and a session row a minute for
 weeks; a command that never logs out leaves a live session behind. So:
 
-- ``game_client(ctx)``: the one client of a game context (its cookies, its pace, its
+- ``forum.connect.game_client(ctx)``: the one client of a game context (its cookies, its pace, its
   ``requests``/``logins`` counters), shared by the topic reader, the phpBB PM move source
   and anything else that talks to the board (a forum writer, a pacing layer). It logs in
   only when a page shows the login form (``ForumClient.get_page``), i.e. when the board says
@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import logging
 import re
-import weakref
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -35,7 +34,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["game_client", "register_login", "end_sessions", "scrub_url", "scrub_body",
+__all__ = ["register_login", "end_sessions", "scrub_url", "scrub_body",
            "session_id"]
 
 _SID_URL = re.compile(r"([?&;]sid=)[0-9a-fA-F]{32}")
@@ -43,7 +42,6 @@ _SID_URL_B = re.compile(rb"((?:[?&;]|&amp;)sid=)[0-9a-fA-F]{32}")
 _SID_INPUT_B = re.compile(rb"""(name=["']sid["'][^>]*?value=["'])[0-9a-fA-F]{32}""")
 _SID_INPUT_B2 = re.compile(rb"""(value=["'])[0-9a-fA-F]{32}(["'][^>]*?name=["']sid["'])""")
 
-_CLIENTS: "weakref.WeakKeyDictionary[object, ForumClient]" = weakref.WeakKeyDictionary()
 _LOGGED_IN: list["ForumClient"] = []
 
 
@@ -67,16 +65,6 @@ def session_id(client: "ForumClient") -> str | None:
         if cookie.name.endswith("_sid") and cookie.value:
             return cookie.value
     return None
-
-
-def game_client(ctx) -> "ForumClient":
-    """The one ``ForumClient`` of a game context (made on first use from ``[forum]``)."""
-    client = _CLIENTS.get(ctx.store)     # one per open state file (a context is a dataclass)
-    if client is None:
-        from .poller import client_for_game  # poller imports the client, which imports us
-        client = client_for_game(ctx.game, ctx.clock)
-        _CLIENTS[ctx.store] = client
-    return client
 
 
 def register_login(client: "ForumClient") -> None:

@@ -28,6 +28,7 @@ import lxml.html
 
 from ..errors import FetchError, ForumError
 from .client import PASSWORD_ENV, FetchResult, ForumClient, find_login_form
+from .links import post_path
 from .parser import parse_topic_page
 
 log = logging.getLogger(__name__)
@@ -290,8 +291,7 @@ class ForumWriter:
         if posted.id is None and topic is not None:
             found = self.own_posts(topic, limit=1, first=True)
             if found:
-                posted = Posted(found[0][0], self.client.url(f"viewtopic.php?p={found[0][0]}"
-                                                             f"#p{found[0][0]}"))
+                posted = Posted(found[0][0], self.client.url(post_path(found[0][0])))
         return topic, posted
 
     def edit(self, post_id: int, text: str, *, reason: str = "") -> Posted:
@@ -300,7 +300,7 @@ class ForumWriter:
         if reason:
             fields["edit_reason"] = reason
         self._submit(url, fields, f"an edit of post {post_id}")
-        return Posted(post_id, self.client.url(f"viewtopic.php?p={post_id}#p{post_id}"))
+        return Posted(post_id, self.client.url(post_path(post_id)))
 
     def _posted(self, answer: FetchResult) -> Posted:
         loc = answer.headers.get("Location") or _refresh_url(answer) or ""

@@ -14,6 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
+from typing import NoReturn
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -188,7 +189,7 @@ class _Reader:
     def __init__(self, path: Path):
         self.path = str(path)
 
-    def fail(self, key: str, msg: str, hint: str = "") -> None:
+    def fail(self, key: str, msg: str, hint: str = "") -> NoReturn:
         raise ConfigError(msg, path=self.path, key=key, hint=hint)
 
     def table(self, data: dict, key: str) -> dict:
@@ -269,6 +270,7 @@ def _typed_table(r: _Reader, cls, tbl: dict, prefix: str):
     r.unknown(tbl, prefix, fields)
     for k, v in tbl.items():
         declared = str(fields[k].type)
+        kind: type | tuple[type, ...]
         if declared.startswith("str"):
             kind = str
         elif declared.startswith("bool"):
@@ -329,6 +331,7 @@ _CHOICES = {
 
 
 def parse_game(data: dict, *, path: Path) -> Game:
+    # long: one check per game.toml table, in the file's order
     """Validate a parsed TOML document into a ``Game``."""
     r = _Reader(path)
     r.unknown(data, "", {"game", "forum", "moves", "rules", "players", "mafia", "days",
@@ -418,7 +421,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
 
     rules = _options(r, r.table(data, "rules"), merge)
 
-    days = []
+    days: list[DaySpec] = []
     raw_days = data.get("days", [])
     if not isinstance(raw_days, list):
         r.fail("days", "must be an array of tables: [[days]]")

@@ -15,6 +15,9 @@ from typing import Iterator
 
 from ..clock import Clock, SystemClock
 from ..errors import StorageError
+from ..rules.calendar import Calendar
+from ..rules.deal import effective_duty, effective_players, effective_random_list
+from ..rules.state import GameState, initial_state
 from ..store import BACKUPS_DIR, Store
 from .config import Game, load_game
 
@@ -28,9 +31,8 @@ class GameContext:
     def now(self) -> datetime:
         return self.clock.now()
 
-    def calendar(self):
+    def calendar(self) -> Calendar:
         """The game's calendar (R1) with moved deadlines from [[days]] and the store."""
-        from ..rules.calendar import Calendar
         moved = {d.number: d.deadline for d in self.game.days if d.deadline is not None}
         moved.update({int(k): datetime.fromisoformat(v)
                       for k, v in self.store.get("moved_deadlines", {}).items()})
@@ -38,6 +40,13 @@ class GameContext:
         return Calendar(start=g.start, day_start=g.day_start, deadline=g.deadline,
                         tz=g.timezone, merge_weekends=g.rules.merge_weekends,
                         weekend_days=g.rules.weekend_days, moved=moved)
+
+    def initial_state(self) -> GameState:
+        """The state before day 1: the game file's players with the dealt roles, the duty
+        mafioso and the random list (``scraper-mod deal``'s, unless the game file gives them)."""
+        deal = self.store.get("deal")
+        return initial_state(effective_players(self.game, deal), effective_duty(self.game, deal),
+                             effective_random_list(self.game, deal) or ())
 
     def topic_for_day(self, day: int) -> str | None:
         """The day's topic URL: from the store (``day open``/discovery), else [[days]]."""

@@ -8,7 +8,7 @@ JSON (``to_json``), as plain text and as a BBCode post for the host (``render``)
 the vote section of the host report (``report``, also ``vote_report``).
 
 Who may vote on day N, the random list's cursor and the last-word windows come from the day
-before: ``state_before_day(ctx, N)``, from RESOLVE's stored resolutions (``store.resolutions``:
+before: ``day_state(ctx, N)``, from RESOLVE's stored resolutions (``store.resolutions``:
 the game state after each resolved day), or the game file's initial state when no earlier day
 is resolved.
 """
@@ -17,20 +17,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from ..errors import ConfigError, RulesError
+from ..errors import ConfigError, ForumError, RulesError
+from ..forum.links import post_link, topic_root
+from ..forum.poller import PollReport, canonical_topic_url, deadline_posts, stored_posts
 from ..morphology import inflect
 from ..posts.plural import plural_ru
 from ..posts.render import render_text
-from ..rules.model import Vote
+from ..rules.deal import effective_random_list
 from ..rules.names import name_index
+from ..rules.state import GameState, last_word_windows, stored_state_json
 from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
 from .context import GameContext
+from .poll import poll_day
 
-__all__ = ["DayState", "DayTally", "state_before_day", "tally_day", "vote_report",
-           "day_versions", "post_link", "board_root"]
+__all__ = ["DayState", "DayTally", "day_state", "tally_day", "vote_report",
+           "day_versions", "board_root"]
 
 
 # --- the state a day starts from -------------------------------------------------------------
@@ -68,15 +73,13 @@ def _lang(game) -> str:
     return game.language if game.language in ("ru", "en") else "en"
 
 
-def state_before_day(ctx: GameContext, day: int) -> DayState:
+def day_state(ctx: GameContext, day: int) -> DayState:
     """The state day ``day`` starts from: the last resolved earlier day's state (RESOLVE keeps
     it as ``"state"`` in the stored resolution), else the game file's (players' ``alive``, the
     random list of the game file or of ``scraper-mod deal``, from the top).
 
     Unlike the resolution, a count never refuses: with day N-1 not resolved yet, it counts
     on the last known state and says so in ``notes``."""
-    from ..rules.deal import effective_random_list
-    from ..rules.state import GameState, last_word_windows, stored_state_json
 
     game = ctx.game
     random_list = tuple(effective_random_list(game, ctx.store.get("deal")) or ())
@@ -126,13 +129,11 @@ def state_before_day(ctx: GameContext, day: int) -> DayState:
 
 def day_versions(ctx: GameContext, topic: str) -> list:
     """Every stored version of the topic's posts with its first sighting (CLIENT's store)."""
-    from ..forum.poller import stored_posts
     return list(stored_posts(ctx.store, topic))
 
 
 def _deleted(ctx: GameContext, topic: str) -> dict[int, datetime]:
     """Posts of the topic found deleted by a full scan, with when they were found missing."""
-    from ..forum.poller import canonical_topic_url
     return dict(ctx.store.deleted_posts(canonical_topic_url(topic)))
 
 
@@ -142,14 +143,8 @@ def board_root(ctx: GameContext, topic: str | None) -> str:
         url = ctx.game.forum.url
         return url if url.endswith("/") else url + "/"
     if topic:
-        base = topic.split("?", 1)[0].split("#", 1)[0]
-        return base.rsplit("/", 1)[0] + "/"
+        return topic_root(topic)
     return ""
-
-
-def post_link(root: str, post_id: int) -> str:
-    """A post's permanent link on a phpBB board: ``<root>viewtopic.php?p=ID#pID``."""
-    return f"{root}viewtopic.php?p={post_id}#p{post_id}"
 
 
 # --- the tally -------------------------------------------------------------------------------
@@ -180,7 +175,7 @@ class DayTally:
 
     def to_json(self) -> dict:
         """CONTRACT.md's ``tally --format json``."""
-        data = {
+        data: dict[str, Any] = {
             "day": self.day, "topic": self.topic,
             "deadline": self._t(self.deadline), "as_of": self._t(self.as_of),
             "final": self.final,
@@ -317,14 +312,13 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
                               key="days", hint=f"add [[days]] number = {day} with its topic "
                               f"URL, or run `scraper-mod day open {game.folder} {day} URL`")
         if poll:
-            poll_day(ctx, day)
+            _poll_complete(ctx, day)
         versions = day_versions(ctx, topic)
         deleted = _deleted(ctx, topic)
-        from ..forum.poller import deadline_posts
         at_deadline, read_failed = deadline_posts(ctx.store, topic, deadline)   # R2.11
     else:
         deleted, at_deadline, read_failed = {}, None, None
-    st = state_before_day(ctx, day)
+    st = day_state(ctx, day)
     index = name_index(game.players, inflect=inflect)
     votes, rejected, notes = extract_votes(
         versions, players=game.players, alive=st.alive, host=game.host, deadline=deadline,
@@ -350,12 +344,10 @@ def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None
                         options=options), None
 
 
-def poll_day(ctx: GameContext, day: int):
-    """Read the day's topic from the board once and store what is new (CLIENT's poller).
-    A page that could not be read is an error: the count would be stale without saying so."""
-    from ..errors import ForumError
-    from ..forum import poller
-    report = poller.poll_day(ctx, day)
+def _poll_complete(ctx: GameContext, day: int) -> PollReport | None:
+    """``game.poll.poll_day``, and a page that could not be read is an error: the count
+    would be stale without saying so."""
+    report = poll_day(ctx, day)
     if report is not None and report.errors:
         first = report.errors[0]
         if report.topic and first.startswith(f"{report.topic}: "):  # the URL once is enough
@@ -372,8 +364,3 @@ def vote_report(ctx: GameContext, day: int, *, lang: str | None = None,
     ``DayTally.report``. Pass ``tally`` when it is already computed."""
     t = tally or tally_day(ctx, day, as_of=ctx.calendar().deadline(day))
     return t.report(lang)
-
-
-def votes_of(tally: DayTally) -> list[Vote]:
-    """The counted votes (one per voter), in time order."""
-    return list(tally.tally.votes)

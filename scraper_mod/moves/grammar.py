@@ -73,14 +73,15 @@ class ParsedMessage:
     codes: tuple[str, ...]
 
 
-def fold(word: str) -> str:
-    """Case-fold and ё→е, as the verb table is written."""
+def fold_word(word: str) -> str:
+    """Case-fold and ё→е, as the verb table is written (a nick's canonical form, with
+    separators and look-alike letters folded too, is ``rules.names.fold``)."""
     return word.casefold().replace("ё", "е")
 
 
 def verb_kind(word: str) -> MoveKind | None:
     """The move a word names («убиваем» -> KILL), or None."""
-    w = fold(word)
+    w = fold_word(word)
     for kind, stems in _STEMS.items():
         if any(w.startswith(s) for s in stems):
             return kind
@@ -154,9 +155,9 @@ def _starts_with_move(line: str, match: Matcher) -> bool:
 
 def _segment_moves(segment: str, match: Matcher) -> list[ParsedMove]:
     words = list(_WORD.finditer(segment))
-    verbs = [(i, verb_kind(w.group())) for i, w in enumerate(words)]
-    verbs = [(i, k) for i, k in verbs if k is not None
-             and not (i > 0 and fold(words[i - 1].group()) in _NEGATIONS)]
+    kinds = [(i, verb_kind(w.group())) for i, w in enumerate(words)]
+    verbs = [(i, k) for i, k in kinds if k is not None
+             and not (i > 0 and fold_word(words[i - 1].group()) in _NEGATIONS)]
     # a word right after a verb that names a player is the target, even when it reads like a
     # verb itself ("kill Killer", «проверить Лечилу»)
     kept: list[tuple[int, MoveKind]] = []
@@ -169,14 +170,14 @@ def _segment_moves(segment: str, match: Matcher) -> list[ParsedMove]:
     for n, (i, kind) in enumerate(verbs):
         end = verbs[n + 1][0] if n + 1 < len(verbs) else len(words)
         rest = words[i + 1:end]
-        if not [w for w in rest if fold(w.group()) not in _FILLER]:
+        if not [w for w in rest if fold_word(w.group()) not in _FILLER]:
             # «проверяю» alone, or a verb that is part of a sentence with no name after it
             if len(verbs) == 1 and len(words) <= 3:
                 out.append(ParsedMove(kind, None, "", "no_target", line=segment.strip()))
             continue
         found = _target(kind, rest, segment, match)
         trimmed = rest
-        while len(trimmed) > 1 and fold(trimmed[0].group()) in _FILLER:
+        while len(trimmed) > 1 and fold_word(trimmed[0].group()) in _FILLER:
             # «убить игрока Васю»: the filler word is usually not part of the name, but
             # «Игрока 7» is the inflected nick Игрок-7: the filler-less reading wins if it matches
             trimmed = trimmed[1:]
@@ -195,7 +196,7 @@ def _names_someone(words: list[re.Match], i: int, match: Matcher) -> bool:
 
 
 def _target(kind: MoveKind, rest: list[re.Match], segment: str, match: Matcher) -> ParsedMove:
-    if fold(rest[0].group()) in _SELF:
+    if fold_word(rest[0].group()) in _SELF:
         return ParsedMove(kind, None, rest[0].group(), line=segment.strip(), self_ref=True)
     ambiguous: tuple[str, ...] = ()
     for n in range(min(5, len(rest)), 0, -1):

@@ -19,28 +19,36 @@ from __future__ import annotations
 import logging
 import os
 import smtplib
+import ssl
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+from zoneinfo import ZoneInfo
 
-from ..errors import MailboxError, ScraperModError
-from ..forum.session import game_client
+from ..errors import ForumError, MailboxError, ScraperModError
+from ..forum.connect import game_client
+from ..forum.pm import parse_pm_view
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
-from ..rules.deal import effective_duty, effective_players, effective_random_list
+from ..rules.calendar import Calendar
 from ..rules.model import Move, Player
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
 from ..rules.night import NightOrders
-from ..rules.state import GameState, initial_state, stored_state_json, with_named_duty
+from ..rules.state import GameState, stored_state_json, with_named_duty
 from ..store import StoredMessage
-from .grammar import parse_moves, text_has_code
+from .grammar import Matcher, parse_moves, text_has_code
 from .mail import decode_message
 from .sources import FetchReport, MoveSource, source_for
 from .targets import matcher_for
+
+if TYPE_CHECKING:  # a type only: moves/ does not import game/ at run time
+    from ..game.config import MovesConfig
+    from ..game.context import GameContext
 
 log = logging.getLogger(__name__)
 
@@ -102,10 +110,6 @@ def read_letter(msg: StoredMessage) -> Letter:
 
 
 def _read_pm(msg: StoredMessage) -> Letter:
-    from zoneinfo import ZoneInfo
-
-    from ..errors import ForumError
-    from ..forum.pm import parse_pm_view
     try:
         pm = parse_pm_view(msg.raw, url=msg.key, fetched_at=msg.received_at,
                            board_tz=ZoneInfo("Europe/Moscow"))
@@ -117,7 +121,8 @@ def _read_pm(msg: StoredMessage) -> Letter:
     return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, text)
 
 
-def requests_from_letter(letter: Letter, players: tuple[Player, ...], match) -> list[MoveRequest]:
+def requests_from_letter(letter: Letter, players: tuple[Player, ...],
+                         match: Matcher) -> list[MoveRequest]:
     """The move requests of one message (one with ``kind=None`` when it holds no move)."""
     if letter.problem:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
@@ -128,7 +133,8 @@ def requests_from_letter(letter: Letter, players: tuple[Player, ...], match) -> 
                             problem="unreadable", via=letter.via)]
     sender = identify(letter.sender, players, via=letter.via)
     has_code = frozenset(p.nick for p in players if p.code and text_has_code(letter.text, p.code))
-    common = dict(story=parsed.story, codes=parsed.codes, has_code=has_code, via=letter.via)
+    common: dict[str, Any] = dict(story=parsed.story, codes=parsed.codes, has_code=has_code,
+                                  via=letter.via)
     if not parsed.moves:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender, **common)]
     out = []
@@ -146,7 +152,7 @@ def requests_from_letter(letter: Letter, players: tuple[Player, ...], match) -> 
 EARLY_MARGIN = timedelta(days=1)
 
 
-def message_day(calendar, received_at: datetime) -> int:
+def message_day(calendar: Calendar, received_at: datetime) -> int:
     """The game day a message belongs to (the day whose deadline it is due at); day 1 for a
     message up to a day before day 1 starts; 0 for older mail, which is not part of the game
     (a host's everyday mailbox holds years of it): stored, but never judged or answered."""
@@ -180,7 +186,7 @@ def _read_cached(store, msg: StoredMessage) -> Letter:
     return letter
 
 
-def _letters(ctx, *, as_of: datetime | None = None) -> tuple[list[Letter], list[int]]:
+def _letters(ctx: GameContext, *, as_of: datetime | None = None) -> tuple[list[Letter], list[int]]:
     """Every stored message (up to ``as_of``), read, without second deliveries."""
     seen: set[str] = set()
     letters: list[Letter] = []
@@ -204,16 +210,14 @@ def _letters(ctx, *, as_of: datetime | None = None) -> tuple[list[Letter], list[
 
 # -- judging a day ------------------------------------------------------------------------------
 
-def state_before_day(ctx, day: int) -> GameState:
+def state_before_day(ctx: GameContext, day: int) -> GameState:
     """The game state at the start of ``day``'s night: the state kept with the last earlier
     resolution (``state`` / ``state_after`` / ``after`` in its stored data) when there is one;
     else the game file's (with the roles, duty and list ``scraper-mod deal`` drew for what
     it leaves out), with the alive list of a bare stored resolution JSON if any."""
     g = ctx.game
     earlier = {d: v for d, v in ctx.store.resolutions().items() if d < day}
-    deal = ctx.store.get("deal")
-    base = initial_state(effective_players(g, deal), effective_duty(g, deal),
-                         effective_random_list(g, deal) or ())
+    base = ctx.initial_state()
     if not earlier:
         return base
     data = earlier[max(earlier)]
@@ -231,7 +235,7 @@ def state_before_day(ctx, day: int) -> GameState:
     return base
 
 
-def day_requests(ctx, day: int, *, as_of: datetime | None = None) -> list[MoveRequest]:
+def day_requests(ctx: GameContext, day: int, *, as_of: datetime | None = None) -> list[MoveRequest]:
     """Every move request received for ``day`` (up to ``as_of``)."""
     cal = ctx.calendar()
     players = ctx.game.players
@@ -276,7 +280,7 @@ def _cached_matcher(players: tuple) -> object:
     return matcher_for(players)
 
 
-def day_moves(ctx, day: int, *, as_of: datetime | None = None,
+def day_moves(ctx: GameContext, day: int, *, as_of: datetime | None = None,
               state: GameState | None = None) -> list[Move]:
     """The day's night moves, judged (R5), from the stored raw messages."""
     state = state if state is not None else state_before_day(ctx, day)
@@ -286,7 +290,7 @@ def day_moves(ctx, day: int, *, as_of: datetime | None = None,
                        players=g.players, require_code=g.moves.require_code)
 
 
-def day_orders(ctx, day: int, *, as_of: datetime | None = None,
+def day_orders(ctx: GameContext, day: int, *, as_of: datetime | None = None,
                state: GameState | None = None) -> NightOrders:
     """The night's orders for resolution (R5.2 mafia choice, R5.3-R5.6)."""
     state = state if state is not None else state_before_day(ctx, day)
@@ -295,7 +299,8 @@ def day_orders(ctx, day: int, *, as_of: datetime | None = None,
 
 # -- polling and answering ----------------------------------------------------------------------
 
-def poll_moves(ctx, *, source: MoveSource | None = None, send: bool = True) -> IntakeReport:
+def poll_moves(ctx: GameContext, *, source: MoveSource | None = None,
+               send: bool = True) -> IntakeReport:
     """Fetch new messages into the store, judge each, write (and send) its answer."""
     source = source or source_for(ctx.game, client_factory=lambda: game_client(ctx))
     now = ctx.now()
@@ -316,11 +321,12 @@ def poll_moves(ctx, *, source: MoveSource | None = None, send: bool = True) -> I
                         errors=tuple(errors))
 
 
-def outbox_dir(ctx) -> Path:
+def outbox_dir(ctx: GameContext) -> Path:
     return ctx.game.folder / ctx.game.moves.outbox
 
 
-def answer_pending(ctx, *, send: bool = True) -> tuple[list[Answer], list[int], list[str]]:
+def answer_pending(ctx: GameContext, *, send: bool = True
+                   ) -> tuple[list[Answer], list[int], list[str]]:
     """Write an answer for every stored message that has none yet; send unsent ones.
 
     Messages that need nothing more (answered and mailed or never to be mailed, second
@@ -377,14 +383,13 @@ def answer_pending(ctx, *, send: bool = True) -> tuple[list[Answer], list[int], 
 
 
 def _replace(a: Answer, **kw) -> Answer:
-    from dataclasses import replace
     return replace(a, **kw)
 
 
 class _DayJudge:
     """Judges days as of given instants, reading and parsing each message once."""
 
-    def __init__(self, ctx, letters: list[Letter]) -> None:
+    def __init__(self, ctx: GameContext, letters: list[Letter]) -> None:
         self.ctx = ctx
         self.cal = ctx.calendar()
         self.players = ctx.game.players
@@ -414,7 +419,7 @@ class _DayJudge:
                            require_code=g.moves.require_code)
 
 
-def build_answer(ctx, letter: Letter, day: int, *, moves: list[Move] | None = None,
+def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move] | None = None,
                  requests: list[MoveRequest] | None = None) -> Answer:
     """The answer to one message, judged as things stood when it arrived (``moves``: the
     day's moves judged as of its arrival, and ``requests``: the message's own, when the
@@ -483,11 +488,11 @@ def _answer_file(a: Answer) -> str:
 SMTP_PASSWORD_ENV = "SCRAPER_MOD_SMTP_PASSWORD"
 
 
-def send_answer(moves_config, answer: Answer, *, ssl_context=None) -> None:
+def send_answer(moves_config: MovesConfig, answer: Answer, *,
+                ssl_context: ssl.SSLContext | None = None) -> None:
     """Send one answer by SMTP: ``[moves] smtp_host``, ``smtp_port``, ``smtp_from``; and, where
     the game file has them, ``smtp_security`` (none | starttls | ssl) and ``smtp_username``
     with the password from ``SCRAPER_MOD_SMTP_PASSWORD`` (never logged)."""
-    import ssl
     m = moves_config
     msg = EmailMessage()
     sender = m.smtp_from or f"scraper-mod@{m.smtp_host}"
@@ -500,10 +505,11 @@ def send_answer(moves_config, answer: Answer, *, ssl_context=None) -> None:
     security = m.smtp_security
     username = m.smtp_username
     ctx = ssl_context or ssl.create_default_context()
+    smtp: smtplib.SMTP
     if security == "ssl":
-        smtp = smtplib.SMTP_SSL(m.smtp_host, m.smtp_port, timeout=30, context=ctx)
+        smtp = smtplib.SMTP_SSL(cast(str, m.smtp_host), m.smtp_port, timeout=30, context=ctx)
     else:
-        smtp = smtplib.SMTP(m.smtp_host, m.smtp_port, timeout=30)
+        smtp = smtplib.SMTP(cast(str, m.smtp_host), m.smtp_port, timeout=30)
     with smtp:
         if security == "starttls":
             smtp.starttls(context=ctx)

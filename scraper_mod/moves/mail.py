@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from email.message import Message
 from email.utils import getaddresses, parsedate_to_datetime
+from typing import cast
 
 from ..errors import MailboxError
 
@@ -175,7 +176,7 @@ def _part_text(part: Message) -> str:
     if payload is None:
         p = part.get_payload()
         return p if isinstance(p, str) else ""
-    return _decode_bytes(payload, part.get_content_charset())
+    return _decode_bytes(cast(bytes, payload), part.get_content_charset())
 
 
 def _body_text(msg: Message) -> str:

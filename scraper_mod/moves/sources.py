@@ -31,6 +31,7 @@ check.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import imaplib
 import json
@@ -43,11 +44,17 @@ import ssl
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol, cast
+from zoneinfo import ZoneInfo
 
-from ..errors import MailboxError
+from ..errors import ConfigError, ForumError, MailboxError
+from ..forum.client import ForumClient
+from ..forum.pm import parse_pm_inbox, parse_pm_view
 from ..forum.session import scrub_body
 from ..store import Store
+
+if TYPE_CHECKING:  # a type only: moves/ does not import game/ at run time
+    from ..game.config import Game
 
 log = logging.getLogger(__name__)
 
@@ -198,8 +205,8 @@ class QueueSource:
         try:
             listed = [e for e in os.scandir(self.path)
                       if not e.name.startswith(".") and not e.name.endswith(self.SIDECAR)]
-        except OSError as e:
-            raise MailboxError(f"cannot list the queue folder: {e.strerror or e}",
+        except OSError as err:
+            raise MailboxError(f"cannot list the queue folder: {err.strerror or err}",
                                source=self.name, hint="check the folder's permissions") from None
         # plain files only: a symbolic link is never followed, read or moved (it could point
         # at any file of the machine and put it into the state)
@@ -317,6 +324,7 @@ class ImapSource:
         if not password:
             raise self._fail("no IMAP password", hint=f"set the environment variable {PASSWORD_ENV}")
         ctx = self.ssl_context or ssl.create_default_context()
+        conn: imaplib.IMAP4
         try:
             if self.security == "ssl":
                 conn = imaplib.IMAP4_SSL(self.host, self.port, ssl_context=ctx,
@@ -351,7 +359,8 @@ class ImapSource:
         try:
             typ, data = conn.select(_quote(self.folder), readonly=True)
             if typ != "OK":
-                raise self._fail(f"no such folder: {data[0].decode(errors='replace') if data else ''}",
+                shown = cast(bytes, data[0]).decode(errors='replace') if data else ''
+                raise self._fail(f"no such folder: {shown}",
                                  hint="check [moves] folder")
             uv = conn.response("UIDVALIDITY")[1]
             uidvalidity = int(uv[0]) if uv and uv[0] else 0
@@ -364,7 +373,7 @@ class ImapSource:
                 # SINCE is by date in the server's zone: a day's margin, then exact below
                 day = (self.since - timedelta(days=1)).strftime("%d-%b-%Y")
                 criteria += f" SINCE {day}"
-            typ, data = conn.uid("SEARCH", None, criteria)
+            typ, data = conn.uid("SEARCH", None, criteria)  # type: ignore[arg-type]  # no CHARSET
             if typ != "OK":
                 raise self._fail(f"UID SEARCH failed: {data!r}")
             uids = sorted(int(x) for x in (data[0] or b"").split() if int(x) > last)
@@ -404,7 +413,6 @@ class ImapSource:
 
 def imap_folder_name(name: str) -> str:
     """A folder name in IMAP's modified UTF-7 (RFC 3501 5.1.3): «Ходы» -> ``&BCUEPgQ0BEs-``."""
-    import base64
     out: list[str] = []
     pending: list[str] = []
 
@@ -457,7 +465,7 @@ class PhpbbPmSource:
     (key ``pm/<msg_id>``), with the PM's own time as the receive time.
     """
 
-    client: object
+    client: ForumClient
     base_url: str
     board_tz: object = None
     folder: str = "inbox"
@@ -474,10 +482,6 @@ class PhpbbPmSource:
         return self.base_url.rstrip("/") + f"/ucp.php?i=pm&mode=view&f=0&p={msg_id}"
 
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
-        from zoneinfo import ZoneInfo
-
-        from ..errors import ForumError
-        from ..forum.pm import parse_pm_inbox, parse_pm_view
         tz = self.board_tz or ZoneInfo("Europe/Moscow")
         stored = {m.key for m in store.messages(self.name)}
         new: list[int] = []
@@ -516,19 +520,18 @@ class PhpbbPmSource:
         return FetchReport(self.name, tuple(new), len(summaries), tuple(errors))
 
 
-def game_since(game) -> datetime:
+def game_since(game: Game) -> datetime:
     """From when a mailbox's mail can belong to the game: a day before day 1 starts (role
     cards may go out early). Older mail, a host's everyday mailbox, is never stored."""
     start = datetime.combine(game.start, game.day_start, tzinfo=game.timezone)
     return start - timedelta(days=1)
 
 
-def source_for(game, *, client_factory: Callable[[], object] | None = None,
+def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None = None,
                ssl_context: ssl.SSLContext | None = None) -> MoveSource:
     """The move source configured in a game's ``[moves]``."""
     m = game.moves
     if m.source is None:
-        from ..errors import ConfigError
         raise ConfigError("no move source configured", path=str(game.path), key="moves.source",
                           hint='set source = "maildir", "imap", "queue" or "phpbb_pm"')
     folder = game.folder / m.path
@@ -538,15 +541,13 @@ def source_for(game, *, client_factory: Callable[[], object] | None = None,
     if m.source == "queue":
         return QueueSource(folder)
     if m.source == "imap":
-        return ImapSource(m.host, port=m.port, username=m.username, folder=m.folder,
+        return ImapSource(cast(str, m.host), port=m.port, username=m.username, folder=m.folder,
                           security=m.security, ssl_context=ssl_context, since=since)
     if m.source == "phpbb_pm":
         if not game.forum.url:
-            from ..errors import ConfigError
             raise ConfigError("the PM source needs the board", path=str(game.path),
                               key="forum.url")
         if client_factory is None:
-            from ..forum.client import ForumClient
             client = ForumClient(base_url=game.forum.url, username=game.forum.username,
                                  min_delay=game.forum.min_delay, timeout=game.forum.timeout,
                                  retries=game.forum.retries)

@@ -8,7 +8,7 @@ from typing import Iterable, Sequence
 
 from ..morphology import inflect
 from ..rules.model import Player
-from ..rules.names import NameIndex
+from ..rules.names import Match, NameIndex
 from .grammar import Matcher
 
 
@@ -18,7 +18,7 @@ def matcher_for(players: Iterable[Player]) -> Matcher:
 
     def match(text: str) -> Sequence[str]:
         r = index.match(text)
-        if r:
+        if isinstance(r, Match):
             return (r.player,)
         return tuple(r.candidates)
     return match

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..errors import ConfigError
 from ..rules.notes import Note, note_from_json
@@ -87,14 +88,14 @@ def note_line(note: Note | str, lang: str, *, folder: str | os.PathLike | None =
     texts = table["notes"].get(note.code)
     fields = note.fields
     if not texts or not (texts.get(lang) or texts.get("en")):
-        values = ", ".join(f"{k}={_value(v)}" for k, v in note.args)
-        return f"{note.code}: {values}" if values else note.code
+        shown = ", ".join(f"{k}={_value(v)}" for k, v in note.args)
+        return f"{note.code}: {shown}" if shown else note.code
     many = isinstance(fields.get("who"), (list, tuple)) and len(fields["who"]) > 1
     values = {k: _value(v) for k, v in fields.items()}
     if "why" in fields:
-        why = table["why"].get(str(fields["why"]), {})
+        whys: dict[str, str] = table["why"].get(str(fields["why"]), {})
         forms = ([f"{lang}_many", "en_many"] if many else []) + [lang, "en"]
-        values["why"] = next((why[f] for f in forms if why.get(f)), str(fields["why"]))
+        values["why"] = next((whys[f] for f in forms if whys.get(f)), str(fields["why"]))
     template = texts.get(lang) or texts["en"]
     try:
         return template.format_map(values)
@@ -107,11 +108,12 @@ def note_line(note: Note | str, lang: str, *, folder: str | os.PathLike | None =
                           ) from None
 
 
-def note_lines(notes, lang: str, *, folder: str | os.PathLike | None = None) -> tuple[str, ...]:
+def note_lines(notes: Iterable[Note | str], lang: str, *,
+               folder: str | os.PathLike | None = None) -> tuple[str, ...]:
     """``note_line`` for each note (the wording file read once)."""
     notes = tuple(notes)
     if all(isinstance(n, str) for n in notes):
-        return notes
+        return cast(tuple[str, ...], notes)
     table = wordings(folder)
     return tuple(note_line(n, lang, table=table) for n in notes)
 

@@ -162,9 +162,9 @@ def _render_node(n: _Node, *, in_link: bool) -> str:
     if name == "s":
         return f"<s>{inner}</s>"
     if name == "size":
-        return f'<span style="font-size:{int(arg)}%;line-height:116%">{inner}</span>'
+        return f'<span style="font-size:{int(str(arg))}%;line-height:116%">{inner}</span>'
     if name == "color":
-        return f'<span style="color:{html.escape(arg)}">{inner}</span>'
+        return f'<span style="color:{html.escape(str(arg))}">{inner}</span>'
     if name == "list":
         if arg in ("1", "a", "A", "i", "I"):
             return f'<ol style="list-style-type:{_OL[arg]}">{inner}</ol>'

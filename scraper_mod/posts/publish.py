@@ -22,12 +22,14 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import cast
 
 from ..errors import ConfigError, FetchError, ForumError, ScraperModError
+from ..forum.connect import make_client
+from ..forum.links import post_path
 from ..forum.parser import parse_forum_page
 from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
 from ..game.context import GameContext
-from ..game.resolve import safe_file_name
 from ..posts.dayfolder import write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
@@ -85,7 +87,7 @@ def _read(path: Path) -> str | None:
 
 def _nick_of_file(ctx: GameContext, name: str) -> str | None:
     for p in ctx.game.players:
-        if name in (safe_file_name(p.nick), safe_filename(p.nick)):
+        if name == safe_filename(p.nick):
             return p.nick
     return None
 
@@ -132,7 +134,7 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
     if pub.private_messages and g.moves.source == "phpbb_pm":
         items += _move_answers(ctx, day)
     if pub.lock_day_topic and ctx.topic_for_day(day):
-        items.append(Item(day, "lock", f"day-{day}", ctx.topic_for_day(day), ""))
+        items.append(Item(day, "lock", f"day-{day}", cast(str, ctx.topic_for_day(day)), ""))
     return items
 
 
@@ -213,14 +215,14 @@ def _find_on_board(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[i
         return None
     if item.kind == "day-topic" or (item.kind == "newspaper" and not results_target(ctx)):
         forum = ctx.game.forum.forum if item.kind == "day-topic" else ctx.game.publish.results_forum
-        tid = _topic_of_title(writer, forum, item.subject)
+        tid = _topic_of_title(writer, cast(str, forum), item.subject)
         return (tid, writer.client.url(f"viewtopic.php?t={tid}")) if tid else None
     topic = topic_id_of(item.to)
     if topic is None:
         return None
     for pid, text in writer.own_posts(topic):
         if _same(item.text, text):
-            return pid, writer.client.url(f"viewtopic.php?p={pid}#p{pid}")
+            return pid, writer.client.url(post_path(pid))
     return None
 
 
@@ -381,7 +383,6 @@ def _published_key(item: Item) -> str:
 
 
 def _writer(ctx: GameContext) -> ForumWriter:
-    from ..daemon.scheduler import make_client
     return ForumWriter(make_client(ctx))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
+from typing import Any
 
 import jinja2
 
@@ -58,6 +59,6 @@ def environment(root: str | None = None) -> jinja2.Environment:
     return env
 
 
-def render_text(kind: str, lang: str, ext: str, /, **context) -> str:
+def render_text(kind: str, lang: str, ext: str, /, **context: Any) -> str:
     """Render ``templates/<kind>.<lang>.<ext>.j2`` with ``context``."""
     return environment().get_template(f"{kind}.{lang}.{ext}.j2").render(**context)

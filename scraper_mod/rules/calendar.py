@@ -199,10 +199,6 @@ class Calendar:
             n += 1
         return n
 
-    def to_local(self, instant: datetime) -> datetime:
-        """An instant shown in game time (R1.1)."""
-        return _aware(instant).astimezone(self.tz)
-
 
 def _aware(t: datetime) -> datetime:
     """``t`` in UTC. Aware datetimes sharing one ZoneInfo compare and subtract by wall time

@@ -22,9 +22,10 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from random import Random
+from typing import Protocol
 
 from ..errors import RulesError
 from .model import Player, Role
@@ -182,7 +183,18 @@ def safe_filename(nick: str) -> str:
 
 # -- the deal as stored (kv "deal") and what the rest of the tool reads from it ------------
 
-def effective_players(game, store_deal: Mapping | None) -> tuple[Player, ...]:
+class GameFile(Protocol):
+    """What the deal reads of a game file (``game.config.Game`` has it)."""
+
+    @property
+    def players(self) -> tuple[Player, ...]: ...
+    @property
+    def duty(self) -> str | None: ...
+    @property
+    def random_list(self) -> tuple[str, ...] | None: ...
+
+
+def effective_players(game: GameFile, store_deal: Mapping | None) -> tuple[Player, ...]:
     """The game's players with the roles the deal drew where the game file leaves them out.
 
     ``game`` is a loaded ``config.Game``; ``store_deal`` the store's ``"deal"`` value or None.
@@ -197,7 +209,8 @@ def effective_players(game, store_deal: Mapping | None) -> tuple[Player, ...]:
     return tuple(out)
 
 
-def effective_random_list(game, store_deal: Mapping | None) -> tuple[str, ...] | None:
+def effective_random_list(game: GameFile, store_deal: Mapping | None
+                          ) -> tuple[str, ...] | None:
     """The random list (R3): the game file's ``random_list``, else the dealt one, else None."""
     if game.random_list:
         return tuple(game.random_list)
@@ -205,10 +218,6 @@ def effective_random_list(game, store_deal: Mapping | None) -> tuple[str, ...] |
     return tuple(order) if order else None
 
 
-def effective_duty(game, store_deal: Mapping | None) -> str | None:
+def effective_duty(game: GameFile, store_deal: Mapping | None) -> str | None:
     """The duty mafioso (R4.1): the game file's ``[mafia] duty``, else the dealt one."""
     return game.duty or (store_deal or {}).get("duty")
-
-
-def roles_in_order(roles: Mapping[str, Role], nicks: Iterable[str]) -> list[tuple[str, Role]]:
-    return [(n, roles[n]) for n in nicks]

@@ -31,6 +31,7 @@ from typing import Iterable, Sequence
 
 from .model import Move, MoveKind, Player, Role, RuleOptions
 from .night import NightOrders
+from .state import GameState
 
 #: reason codes and what they mean (the answer templates word them for the player)
 REASONS = {
@@ -118,7 +119,7 @@ def _addr(s: str) -> str:
     return s.strip().casefold()
 
 
-def judge_moves(requests: Sequence[MoveRequest], *, state, deadline: datetime,
+def judge_moves(requests: Sequence[MoveRequest], *, state: GameState, deadline: datetime,
                 options: RuleOptions, players: Sequence[Player] = (),
                 require_code: bool = False) -> list[Move]:
     """Judge one game day's move requests (R5). Returns one ``Move`` per request, in the
@@ -264,7 +265,8 @@ def _boss(state) -> str | None:
     return None
 
 
-def orders_from_moves(moves: Sequence[Move], state, options: RuleOptions) -> NightOrders:
+def orders_from_moves(moves: Sequence[Move], state: GameState,
+                      options: RuleOptions) -> NightOrders:
     """The night's orders (``NightOrders``) from judged moves: only ``counted`` ones."""
     counted = [m for m in moves if m.status == "counted" and m.kind is not None]
     mafia = [m for m in counted if m.kind is MoveKind.KILL and m.role is not None

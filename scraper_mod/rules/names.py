@@ -269,7 +269,7 @@ class NameIndex:
             (k, nick) for table in (self._exact, self._alias) for k, ns in table.items()
             for nick in sorted(ns))
         self._forms: tuple[tuple[str, str, int], ...] = tuple(sorted(near))
-        self.match = lru_cache(maxsize=4096)(self._match)  # type: ignore[method-assign]
+        self.match = lru_cache(maxsize=4096)(self._match)
 
     def __contains__(self, nick: str) -> bool:
         return nick in self.players
@@ -310,12 +310,13 @@ class NameIndex:
         "Вася и Маша"): one result per part. Used for colored vote fragments, so that one
         fragment naming two players is seen (R2.4)."""
         whole = self.match(text)
-        if whole or whole.reason == "ambiguous":
+        if isinstance(whole, Match) or whole.reason == "ambiguous":
             return [whole]
         bare = _LEAD_IN.sub("", text.strip(_EDGE_PUNCT), count=1)
         if bare != text.strip(_EDGE_PUNCT):       # "за Васю", "голосую за Машу_2"
             named = self.match_all(bare)
-            if any(named) or any(r.reason == "ambiguous" for r in named):
+            if any(named) or any(isinstance(r, NoMatch) and r.reason == "ambiguous"
+                                 for r in named):
                 return named
         parts = [p for p in _LIST_SPLIT.split(text.strip(_EDGE_PUNCT)) if p.strip(_EDGE_PUNCT)]
         if len(parts) < 2:

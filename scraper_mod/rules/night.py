@@ -89,6 +89,7 @@ def check_recipients(check: CheckResult, before: GameState) -> tuple[str, ...]:
 
 def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOrders,
                 options: RuleOptions = RuleOptions()) -> tuple[DayResult, GameState]:
+    # long: R6's steps in the order RULES gives them, on one state
     """R6: resolve day ``day`` from the state before it. Pure and deterministic."""
     if day <= state.day:
         raise RulesError(f"day {day} is already resolved (the state is after day {state.day})")
@@ -118,6 +119,7 @@ def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOr
         return "dead"
 
     # 2. the freeze
+    t: str | None
     frozen: str | None = None
     if orders.freeze is not None:
         boss, t = orders.boss, orders.freeze

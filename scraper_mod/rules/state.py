@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 from ..errors import RulesError
+from .calendar import Calendar
 from .model import Player, Role
 
 
@@ -50,9 +52,6 @@ class GameState:
             return self.roles[nick]
         except KeyError:
             raise RulesError(f"{nick!r} is not a player of this game") from None
-
-    def is_alive(self, nick: str | None) -> bool:
-        return nick is not None and nick in self.alive
 
     def alive_in_order(self) -> tuple[str, ...]:
         return tuple(n for n in self.roles if n in self.alive)
@@ -115,7 +114,7 @@ class GameState:
             died_at={n: (int(v[0]), str(v[1])) for n, v in data.get("died_at", {}).items()},
             day=int(data.get("day", 0)))
 
-    def evolve(self, **changes) -> "GameState":
+    def evolve(self, **changes: Any) -> "GameState":
         return replace(self, **changes)
 
 
@@ -159,12 +158,11 @@ def initial_state(players: Iterable[Player], duty: str | None = None,
                      duty=duty, order=order, cursor=cursor % len(order) if order else 0)
 
 
-def last_word_windows(state: GameState, calendar, hours: int = 12
+def last_word_windows(state: GameState, calendar: Calendar, hours: int = 12
                       ) -> dict[str, tuple[datetime, datetime]]:
     """R8.1: for each player who died in the game, ``(from, until)``: the newspaper that
     announced his death goes out at the start of the next day (``calendar.day_start(day + 1)``)
     and he may post a last word for ``hours`` hours after it (``last_word_hours``)."""
-    from datetime import timedelta
     out = {}
     for nick, (day, _by) in state.died_at.items():
         if day < 1:

@@ -78,10 +78,6 @@ class Tally:
         top = self.counts[0].votes
         return tuple(c.target for c in self.counts if c.votes == top)
 
-    def votes_json(self) -> list[dict]:
-        return [{"voter": v.voter, "target": v.target, "post_id": v.post_id,
-                 "at": v.at.isoformat()} for v in self.votes]
-
 
 @dataclass(frozen=True)
 class Lynch:

@@ -48,20 +48,22 @@ The decisions, rule by rule:
 Nothing here reads the clock, the disk or the network.
 """
 
+# long: R2 in one place (versions, fragments, targets, edits, notes); to be split once issue
+# 15's changes to it have landed
+
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from .colors import DEFAULT_TEXT_COLORS, is_vote_color
 from .model import RuleOptions, Vote
 from .names import Match, NameIndex
+from .post import Post
 from .tally import Rejection
-
-if TYPE_CHECKING:  # the parser's value type only; rules/ imports nothing of forum/ at run time
-    from ..forum.model import Post
 
 __all__ = ["extract_votes", "VoteNotes", "EditNote", "REASONS", "reason_text", "NOTES",
            "note_text",
@@ -171,7 +173,7 @@ NOTES: dict[str, dict[str, str]] = {
 }
 
 
-def note_text(code: str, lang: str = "en", **fields) -> str:
+def note_text(code: str, lang: str = "en", **fields: Any) -> str:
     """A host-report line for a note code, in ``lang`` (English when not translated)."""
     texts = NOTES[code]
     return (texts.get(lang) or texts["en"]).format(**fields)
@@ -196,11 +198,11 @@ class EditNote:
     post_id: int
     author: str
     edited_at: datetime | None
-    edited_by: str | None
-    before: tuple[str, ...]       # vote targets before the edit (empty: none or never seen)
-    after: tuple[str, ...]
-    counted: bool                 # did the edit's vote take effect (before the cutoff)?
-    seen_before: bool             # was the earlier version ever seen
+    edited_by: str | None = None
+    before: tuple[str, ...] = ()  # vote targets before the edit (empty: none or never seen)
+    after: tuple[str, ...] = ()
+    counted: bool = True          # did the edit's vote take effect (before the cutoff)?
+    seen_before: bool = True      # was the earlier version ever seen
 
     def to_json(self) -> dict:
         return {"post_id": self.post_id, "author": self.author,
@@ -375,6 +377,7 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                   deadline_posts: Mapping[int, Post] | None = None,
                   deadline_read_failed: str | None = None,
                   ) -> tuple[list[Vote], list[Rejection], VoteNotes]:
+    # long: R2's steps in the order RULES gives them, over one shared context
     """R2, R8.1: the day's vote events as of ``as_of`` (default and at most: the deadline).
 
     ``versions``: every stored version of the day topic's posts with its first sighting, in
@@ -458,7 +461,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                                    lang)
         # every edit that touched a vote (R2.7), before or after the cutoff
         edits.extend(_edit_notes(ctx, vs, cutoff, silent={id(p) for p in silent}))
-        if silent and _targets(ctx, silent[-1])[0] != _targets(ctx, stood[0])[0]:
+        if silent and stood is not None and \
+                _targets(ctx, silent[-1])[0] != _targets(ctx, stood[0])[0]:
             for frag in ctx.fragments(silent[-1]):
                 rejected.append(Rejection(post_id, author, frag.text,
                                           "silent_edit_after_deadline"))
@@ -640,7 +644,7 @@ def _shown(ctx: _Ctx, post: Post) -> str:
 
 
 def _edit_notes(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], cutoff: datetime,
-                silent: set[int] = frozenset()) -> list[EditNote]:
+                silent: AbstractSet[int] = frozenset()) -> list[EditNote]:
     """One note per edit that changed the post's vote targets (or whose before is unknown and
     whose after has a vote). ``silent``: ids of versions that are R2.11 edits after the
     deadline (never counted)."""

@@ -1,0 +1,274 @@
+"""The daemon's work as plain functions, and the one ``DaemonOps`` that does it for real.
+
+* ``poll_once(ctx, day, full=...)``: read the day's topic (incrementally; a full re-scan at
+  the deadline) and the move source, store what is new;
+* ``resolve_due(ctx, day)``: resolve a day whose deadline has passed and write ``out/day-N/``;
+* ``open_next_day(ctx, day)``: find the day's topic: ``[[days]]`` in the game file,
+  ``scraper-mod day open GAME N URL``, or the newest topic of ``[forum] forum`` whose title
+  matches ``[forum] title_pattern`` («День 4»).
+
+``LiveOps`` calls them for ``daemon.scheduler.Daemon``; tests hand the daemon fakes instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol, cast
+
+from ..errors import ConfigError, ForumError, MailboxError
+from ..forum.client import ForumClient
+from ..forum.connect import game_client, make_client
+from ..forum.parser import parse_forum_page
+from ..forum.poller import DeadlineRead, canonical_topic_url, poll_topic, read_at_deadline
+from ..game.context import GameContext
+from ..game.resolve import resolve_day_files
+from ..moves.intake import poll_moves
+from ..moves.sources import FetchReport, source_for
+from ..store import Store
+
+# ---------------------------------------------------------------------------------------------
+# What the work functions report
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PollResult:
+    """One poll of a day: the topic (when known) and the move source."""
+
+    day: int
+    topic: str | None
+    full: bool = False
+    requests: int = 0
+    new_posts: int = 0
+    new_versions: int = 0   # edits of posts seen before
+    deleted: int = 0
+    pages: int = 0
+    new_moves: int = 0
+    move_error: str | None = None   # the move source failed (the topic poll may still be good)
+    errors: tuple[str, ...] = ()    # problems that did not stop the poll (a failed page...)
+
+    def describe(self) -> str:
+        what = "full re-scan of" if self.full else "polled"
+        parts = [f"{self.new_posts} new post{'s' if self.new_posts != 1 else ''}"]
+        if self.new_versions:
+            parts.append(f"{self.new_versions} edit{'s' if self.new_versions != 1 else ''}")
+        if self.deleted:
+            parts.append(f"{self.deleted} deleted")
+        topic = (f"{what} {self.topic} ({self.requests} request"
+                 f"{'s' if self.requests != 1 else ''}): {', '.join(parts)}"
+                 if self.topic else "no topic yet")
+        moves = (f"move source failed: {self.move_error}" if self.move_error else
+                 f"{self.new_moves} new move message{'s' if self.new_moves != 1 else ''}")
+        return f"{topic}; {moves}"
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A resolved day: where its posts are and what they say, in one line."""
+
+    day: int
+    out_dir: Path
+    files: tuple[str, ...] = ()
+    winner: str | None = None
+    summary: str = ""
+
+
+class DaemonOps(Protocol):
+    """The work the daemon calls; ``LiveOps`` does it for real, tests pass fakes."""
+
+    def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult: ...
+    def resolve(self, ctx: GameContext, day: int) -> Resolution: ...
+    def find_topic(self, ctx: GameContext, day: int) -> str | None: ...
+    # optional: ``read_deadline(ctx, day)`` reads the topic at the deadline (R2.11)
+
+
+# ---------------------------------------------------------------------------------------------
+# The plain functions (the real work)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Fetched:
+    """A move source whose fetch already happened (hands its report to ``poll_moves``)."""
+
+    name: str
+    report: FetchReport
+
+    def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
+        return self.report
+
+
+def poll_moves_once(ctx: GameContext, *, answer: bool = True,
+                    client: ForumClient | None = None) -> tuple[int, tuple[str, ...]]:
+    """Read the move source once: (new messages stored, per-message problems).
+
+    The messages are stored raw by the source; the move intake then judges and answers them.
+    The intake re-reads every stored letter, so on an idle poll (nothing new, no SMTP
+    answers to retry) it is skipped unless ``answer``. Without ``[moves] source`` there is
+    nothing to read. A source that cannot be read at all raises ``MailboxError``. The phpBB
+    PM source reads over ``client`` (default: the game's one client, ``game_client``), the
+    same session as the topic.
+    """
+    if not ctx.game.moves.source:
+        return 0, ()
+    source = source_for(ctx.game, client_factory=lambda: client or game_client(ctx))
+    fetch = source.fetch_new(ctx.store, now=ctx.now())
+    errors = tuple(fetch.errors)
+    if fetch.new or errors or answer or ctx.game.moves.smtp_host:
+        report = poll_moves(ctx, source=_Fetched(source.name, fetch))
+        errors += tuple(e for e in report.errors if e not in errors)
+    return len(fetch.new), errors
+
+
+def poll_once(ctx: GameContext, day: int, *, full: bool = False,
+              client: ForumClient | None = None,
+              answer_moves: bool = True) -> PollResult:
+    """Poll day ``day``'s topic (a full re-scan when ``full``) and the move source.
+
+    A full re-scan that cannot read every page raises (the caller holds the resolution);
+    an incremental poll reports its problems in ``errors``. A move-source error is reported
+    in ``move_error`` by an incremental poll, so one broken mailbox does not stop the vote
+    count, and raised by the final (full) poll, so no day is resolved without its moves.
+    """
+    topic = ctx.topic_for_day(day)
+    report = None
+    if topic:
+        client = client or make_client(ctx)
+        report = poll_topic(client, ctx.store, topic, now=ctx.now, full=full,
+                            board_tz=ctx.game.timezone)
+    move_error = None
+    move_problems: tuple[str, ...] = ()
+    try:
+        new_moves, move_problems = poll_moves_once(ctx, answer=full or answer_moves,
+                                                   client=client)
+    except MailboxError as e:
+        if full:
+            raise
+        new_moves, move_error = 0, str(e)
+
+    def n(name: str) -> int:
+        v = getattr(report, name, 0) if report is not None else 0
+        return len(v) if isinstance(v, (list, tuple, set, frozenset, dict)) else int(v or 0)
+
+    errors = tuple(getattr(report, "errors", ()) or ()) + move_problems
+    if full and report is not None and (errors or not getattr(report, "complete", True)):
+        first = errors[0] if errors else "the last page was not reached"
+        raise ForumError(f"the final re-scan of day {day}'s topic is incomplete: {first}",
+                         url=topic, hint="it is tried again until the board answers")
+    if full and move_problems:
+        raise MailboxError(f"the last read of the moves failed: {move_problems[0]}",
+                           hint="check the message named; it is tried again")
+    return PollResult(day=day, topic=topic, full=full, requests=n("requests"),
+                      new_posts=n("new_posts"), new_versions=n("new_versions"),
+                      deleted=n("deleted"), pages=n("pages"), new_moves=new_moves,
+                      move_error=move_error, errors=errors)
+
+
+def resolve_due(ctx: GameContext, day: int) -> Resolution:
+    """Resolve day ``day`` (its deadline has passed and its final re-scan is done) and write
+    ``out/day-N/`` (``resolving.resolve_day_files``, offline: the daemon re-scanned already).
+    The store then holds the day's resolution."""
+    out = resolve_day_files(ctx, day, offline=True)
+    result = out.result.to_json()
+    return Resolution(day=day, out_dir=out.out_dir, files=tuple(sorted(out.files)),
+                      winner=result.get("winner"), summary=summarize_result(result))
+
+
+def summarize_result(result: dict | None) -> str:
+    """One line about a resolved day (CONTRACT resolve JSON): jailed, killed, winner."""
+    if not result:
+        return ""
+    if isinstance(result.get("result"), dict):
+        result = result["result"]
+    parts = []
+    lyn = result.get("lynched")
+    if lyn:
+        parts.append(f"jailed {lyn['player']} ({lyn['role']}, by {lyn['by']})")
+    else:
+        parts.append("nobody jailed")
+    killed = result.get("killed") or []
+    if killed:
+        parts.append("killed " + ", ".join(f"{k['player']} ({k['role']}, by {k['by']})"
+                                           for k in killed))
+    else:
+        parts.append("nobody killed at night")
+    if result.get("winner"):
+        parts.append(f"the game is over: {result['winner']} wins")
+    return "; ".join(parts)
+
+
+def topic_title_regex(pattern: str, day: int) -> re.Pattern:
+    """``[forum] title_pattern`` with ``{n}`` replaced by the day number."""
+    try:
+        return re.compile(pattern.replace("{n}", str(day)), re.IGNORECASE)
+    except re.error as e:
+        raise ConfigError(f"not a valid regular expression: {e}", key="forum.title_pattern",
+                          hint=r'e.g. "День\s*{n}\b" ({n} is the day number)') from None
+
+
+def open_next_day(ctx: GameContext, day: int, *,
+                  client: ForumClient | None = None) -> str | None:
+    """Day ``day``'s topic URL: already known (``[[days]]``, ``day open``), or found among the
+    topics of ``[forum] forum`` by ``title_pattern``; a found topic is remembered."""
+    known = ctx.topic_for_day(day)
+    if known or not ctx.game.forum.forum:
+        return known
+    rx = topic_title_regex(ctx.game.forum.title_pattern, day)
+    client = client or make_client(ctx)
+    page = client.get_page(ctx.game.forum.forum)
+    links = parse_forum_page(page.body, url=page.url)
+    used = {v for k, v in ctx.store.get("day_topics", {}).items() if k != str(day)}
+    used |= {d.topic for d in ctx.game.days if d.topic and d.number != day}
+    def canon(u: str) -> str | None:
+        try:
+            return canonical_topic_url(u)    # no session id, no page
+        except ForumError:
+            return None
+
+    used = {canon(u) for u in used}
+    found = [t for t in links if rx.search(t.title or "") and canon(t.url)
+             and canon(t.url) not in used]
+    if not found:
+        return None
+    best = max(found, key=lambda t: (t.topic_id or 0))   # the newest, if several match
+    url = canon(best.url)
+    ctx.set_topic_for_day(day, cast(str, url))   # found only the URLs canon() keeps
+    ctx.store.log_event("day_opened", {"day": day, "topic": url, "title": best.title,
+                                       "how": "forum"}, at=ctx.now())
+    return url
+
+
+class LiveOps:
+    """The real work: one ``ForumClient`` kept for the daemon's life (its session, its pace)."""
+
+    def __init__(self, client: ForumClient | None = None) -> None:
+        self._client = client
+        self._answered_once = False   # the first poll answers anything left from before
+
+    def client(self, ctx: GameContext) -> ForumClient:
+        if self._client is None:
+            self._client = make_client(ctx)
+        return self._client
+
+    def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult:
+        client = self.client(ctx) if ctx.topic_for_day(day) else None
+        res = poll_once(ctx, day, full=full, client=client,
+                        answer_moves=not self._answered_once)
+        self._answered_once = True
+        return res
+
+    def resolve(self, ctx: GameContext, day: int) -> Resolution:
+        return resolve_due(ctx, day)
+
+    def read_deadline(self, ctx: GameContext, day: int) -> DeadlineRead:
+        """R2.11: the day's topic read at its deadline (``forum.poller.read_at_deadline``)."""
+        return read_at_deadline(self.client(ctx), ctx.store, cast(str, ctx.topic_for_day(day)),
+                                deadline=ctx.calendar().deadline(day), now=ctx.now,
+                                board_tz=ctx.game.timezone)
+
+    def find_topic(self, ctx: GameContext, day: int) -> str | None:
+        if ctx.topic_for_day(day) or not ctx.game.forum.forum:
+            return ctx.topic_for_day(day)
+        return open_next_day(ctx, day, client=self.client(ctx))

@@ -1,0 +1,65 @@
+"""A game's connection to its board: the ``ForumClient`` made from ``[forum]`` on the game's
+clock, and the one client a game context shares (``game_client``) for the topic reader, the
+phpBB PM move source and the forum writer. The session's lifetime (login, logout, scrubbing
+session ids) is ``forum.session``'s.
+"""
+
+from __future__ import annotations
+
+import time
+import weakref
+from typing import TYPE_CHECKING, Callable
+from urllib.parse import urljoin
+
+from ..clock import Clock, SystemClock
+from ..errors import ConfigError
+from .client import ForumClient
+
+if TYPE_CHECKING:  # types only: forum/ does not import game/ at run time
+    import requests
+
+    from ..game.config import Game
+    from ..game.context import GameContext
+
+__all__ = ["client_for_game", "game_client", "make_client"]
+
+_CLIENTS: "weakref.WeakKeyDictionary[object, ForumClient]" = weakref.WeakKeyDictionary()
+
+
+def client_for_game(game: Game, clock: Clock | None = None, *, topic_url: str | None = None,
+                    session: requests.Session | None = None) -> ForumClient:
+    """A ForumClient for the game's ``[forum]`` settings, with the game's clock injected."""
+    f = game.forum
+    base = f.url
+    if not base and topic_url:
+        base = urljoin(topic_url, "./")
+    if clock is None:
+        clock = SystemClock()
+    if isinstance(clock, SystemClock):
+        monotonic: Callable[[], float] = time.monotonic
+    else:
+        game_clock = clock
+        monotonic = lambda: game_clock.now().timestamp()  # noqa: E731 - a simulated clock
+    return ForumClient(session, base_url=base or "", username=f.username,
+                       min_delay=f.min_delay, full_scan_delay=f.full_scan_delay,
+                       timeout=f.timeout, retries=f.retries,
+                       sleep=clock.sleep, monotonic=monotonic, now=clock.now)
+
+
+def game_client(ctx: GameContext) -> ForumClient:
+    """The one ``ForumClient`` of a game context (made on first use from ``[forum]``)."""
+    client = _CLIENTS.get(ctx.store)     # one per open state file (a context is a dataclass)
+    if client is None:
+        client = client_for_game(ctx.game, ctx.clock)
+        _CLIENTS[ctx.store] = client
+    return client
+
+
+def make_client(ctx: GameContext) -> ForumClient:
+    """The game's client (``game_client``), or a ConfigError naming ``[forum] url`` when the
+    game has no board to read."""
+    if not ctx.game.forum.url:
+        raise ConfigError("no [forum] url: the daemon has no board to read",
+                          path=str(ctx.game.path), key="forum.url",
+                          hint='e.g. url = "https://forum.example.org/"')
+    return game_client(ctx)
