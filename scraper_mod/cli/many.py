@@ -7,18 +7,15 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from pathlib import Path
 
-from ..daemon.many import Host, find_games
-from ..daemon.scheduler import GameLock, fmt_delta, game_status
+from ..daemon.many import Host
+from ..daemon.overview import folder_status
+from ..daemon.scheduler import GameLock, fmt_delta
 from ..daemon.scheduler import log as daemon_log
 from ..errors import ScraperModError
-from ..game.config import load_game
-from ..game.context import open_game
 from .common import print_json
-
-PROBLEM_WINDOW = timedelta(minutes=15)
 
 
 def run_folder(args, file_handler) -> int:
@@ -61,38 +58,6 @@ def run_folder(args, file_handler) -> int:
             handler.close()
         lock.release()
     return 0
-
-
-def folder_status(folder: Path) -> dict:
-    """Every game under ``folder``: its status (``status GAME --format json``) and problems."""
-    now = datetime.now(timezone.utc)
-    games = []
-    for path in find_games(folder):
-        entry: dict = {"name": path.name, "folder": str(path)}
-        try:
-            load_game(path)
-            ctx = open_game(path)
-        except ScraperModError as e:
-            entry.update(ok=False, problems=[str(e)])
-            games.append(entry)
-            continue
-        try:
-            st = game_status(ctx)
-            entry.update(st.to_json())
-            since = now - PROBLEM_WINDOW
-            errors = []
-            for at, _, data in ctx.store.events("error"):
-                msg = data.get("message", "")
-                if at >= since and msg and msg not in errors:
-                    errors.append(msg)
-            entry["problems"] = errors[-3:][::-1]
-            entry["ok"] = not errors
-        except ScraperModError as e:
-            entry.update(ok=False, problems=[str(e)])
-        finally:
-            ctx.close()
-        games.append(entry)
-    return {"folder": str(folder), "now": now.isoformat(), "games": games}
 
 
 def folder_status_text(data: dict) -> str:

@@ -1,0 +1,200 @@
+"""The host's page as a Flask app (CONTRACT.md "The host's page"): ``create_app(target,
+token=...)``. ``scraper-mod serve`` runs it under waitress.
+
+Security (the page shows roles and night moves):
+
+- every request needs the start's token: ``?token=`` once (compared in constant time), which
+  sets an HttpOnly, SameSite=Strict cookie and redirects to the same address without it;
+  then the cookie. Without it: 401 (no token) or 403 (a wrong one), a page with no game data;
+- every action is a POST carrying the start's CSRF token (compared in constant time), and a
+  POST from another origin is refused;
+- the moves, the roles and the host report are not in the game page at all: its script
+  fetches them from ``/api/games/NAME/secret`` after the host's click;
+- answers are never cached, never framed, send no referrer, and run only the page's own
+  script and style (a Content-Security-Policy of 'self').
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+from urllib.parse import urlencode, urlsplit
+
+from flask import (
+    Flask,
+    Response,
+    abort,
+    flash,
+    get_flashed_messages,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from ..clock import Clock
+from ..errors import ScraperModError
+from ..game.context import GameContext, open_game
+from ..game.days import list_days
+from ..game.tally import count_asked
+from .actions import ACTIONS
+from .i18n import ROLE_KIND, word
+from .view import (
+    game_view,
+    games_of,
+    games_overview,
+    page_day,
+    page_tally,
+    secret_view,
+    tally_chart,
+)
+
+COOKIE = "scraper_mod_token"
+HERE = Path(__file__).parent
+
+
+def _same(a: str | None, b: str) -> bool:
+    return a is not None and hmac.compare_digest(a.encode(), b.encode())
+
+
+def create_app(target: str | Path, *, token: str, clock: Clock | None = None,
+               csrf: str | None = None) -> Flask:
+    """The page for one game folder (or its game.toml) or a folder of game folders.
+    ``token`` is the start's access token; ``clock`` the clock the games read (tests)."""
+    target = Path(target)
+    app = Flask(__name__, template_folder=str(HERE / "templates"),
+                static_folder=str(HERE / "static"), static_url_path="/static")
+    app.secret_key = secrets.token_bytes(32)      # the flash messages' cookie, per start
+    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict",
+                      SESSION_COOKIE_NAME="scraper_mod_flash", JSON_AS_ASCII=False)
+    app.json.ensure_ascii = False
+    app.json.sort_keys = False
+    csrf_token = csrf or secrets.token_urlsafe(32)
+    app.config["CSRF_TOKEN"] = csrf_token
+
+    def open_one(path: Path) -> GameContext:
+        return open_game(path, clock=clock)
+
+    def game_path(name: str) -> Path:
+        games = games_of(target)
+        if name not in games:
+            abort(404)
+        return games[name]
+
+    @contextmanager
+    def opened(name: str) -> Iterator[GameContext]:
+        with opened(name) as ctx:
+            yield ctx
+
+    @app.before_request
+    def check_token():
+        given = request.args.get("token")
+        if given is not None:
+            if not _same(given, token):
+                return denied(403)
+            args = {k: v for k, v in request.args.items(multi=True) if k != "token"}
+            to = request.path + (("?" + urlencode(args)) if args else "")
+            resp = redirect(to, code=303)
+            resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+            return resp
+        cookie = request.cookies.get(COOKIE)
+        if cookie is None:
+            return denied(401)
+        if not _same(cookie, token):
+            return denied(403)
+        if request.method == "POST":
+            origin = request.headers.get("Origin")
+            if origin and urlsplit(origin).netloc != request.host:
+                return denied(403)
+            if not _same(request.form.get("csrf"), csrf_token):
+                return denied(403)
+        return None
+
+    def denied(code: int) -> Response:
+        text = f"{word('denied', 'ru')}\n{word('denied', 'en')}\n"
+        resp = Response(text, status=code, mimetype="text/plain")
+        if code == 401:
+            resp.headers["WWW-Authenticate"] = 'Token realm="scraper-mod"'
+        return resp
+
+    @app.after_request
+    def harden(resp: Response) -> Response:
+        resp.headers["Cache-Control"] = "no-store"
+        resp.headers["X-Frame-Options"] = "DENY"
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        resp.headers["Referrer-Policy"] = "no-referrer"
+        resp.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
+        return resp
+
+    @app.errorhandler(ScraperModError)
+    def scraper_error(e: ScraperModError):
+        if request.path.startswith("/api/"):
+            return jsonify({"error": str(e)}), 409
+        return render_template("error.html", message=str(e), lang="en"), 409
+
+    @app.context_processor
+    def helpers() -> dict:
+        return {"csrf_token": csrf_token, "word": word, "kinds": ROLE_KIND}
+
+    @app.get("/")
+    def index():
+        games = games_of(target)
+        rows = games_overview(games, open_one)
+        lang = next((r["view"].lang for r in rows if "view" in r), "ru")
+        return render_template("games.html", rows=rows, lang=lang)
+
+    @app.get("/games/<name>")
+    def game(name: str):
+        with opened(name) as ctx:
+            day = request.args.get("day", type=int)
+            v = game_view(ctx, name, day=day if day and day > 0 else None)
+            forms = [(a, {f.name: (f.default(ctx, v.day) if f.default else "")
+                          for f in a.fields}) for a in ACTIONS.values() if a.shown(ctx)]
+            return render_template("game.html", v=v, lang=v.lang, forms=forms, days=list_days(ctx),
+                                   results=get_flashed_messages(with_categories=True))
+
+    @app.get("/api/games/<name>/tally")
+    def api_tally(name: str):
+        """The object of ``tally --format json --offline`` (from what is stored)."""
+        with opened(name) as ctx:
+            result = count_asked(ctx, day=request.args.get("day", type=int),
+                                 at=request.args.get("at") or None, poll=False)
+            return jsonify(result.to_json())
+
+    @app.get("/api/games/<name>/chart")
+    def api_chart(name: str):
+        """The vote-history chart, as the page draws it (the page's script swaps it in)."""
+        with opened(name) as ctx:
+            day = request.args.get("day", type=int) or page_day(ctx)[0]
+            return Response(tally_chart(ctx, page_tally(ctx, day)), mimetype="image/svg+xml")
+
+    @app.get("/api/games/<name>/secret")
+    def api_secret(name: str):
+        """The moves as judged, whose move is awaited and the host report: fetched only when
+        the host clicks to see them."""
+        with opened(name) as ctx:
+            day = request.args.get("day", type=int) or page_day(ctx)[0]
+            return jsonify(secret_view(ctx, day))
+
+    @app.post("/games/<name>/actions/<act>")
+    def run_action(name: str, act: str):
+        spec = ACTIONS.get(act)
+        if spec is None:
+            abort(404)
+        with opened(name) as ctx:
+            lang = ctx.game.language if ctx.game.language in ("ru", "en") else "en"
+            try:
+                lines = spec.run(ctx, request.form, lang)
+                for line in lines:
+                    flash(line, "done")
+            except ScraperModError as e:
+                flash(f"error: {e}", "failed")
+        return redirect(url_for("game", name=name), code=303)
+
+    return app
