@@ -87,8 +87,11 @@ def create_app(target: str | Path, *, token: str, clock: Clock | None = None,
 
     @contextmanager
     def opened(name: str) -> Iterator[GameContext]:
-        with opened(name) as ctx:
+        ctx = open_one(game_path(name))
+        try:
             yield ctx
+        finally:
+            ctx.close()
 
     @app.before_request
     def check_token():
