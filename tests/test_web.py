@@ -40,6 +40,19 @@ def game(tmp_path) -> Path:
     return folder
 
 
+def store_move(folder: Path, sender: str, text: str, at: datetime, key: str) -> None:
+    """A move letter as the Maildir source stores it (raw bytes first, CONTRACT: nothing lost)."""
+    from email.message import EmailMessage
+
+    from scraper_mod.store import Store
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = sender, "host@example.org", "ход"
+    msg["Message-ID"] = f"<{key}@example.org>"
+    msg.set_content(text)
+    with Store(folder / "state.sqlite3") as store:
+        store.add_message("maildir:moves", key, msg.as_bytes(), received_at=at, stored_at=at)
+
+
 def client_for(target: Path, *, at: datetime | None = None, login: bool = True):
     app = create_app(target, token=TOKEN, clock=FakeClock(at) if at else None)
     c = app.test_client()
@@ -133,6 +146,17 @@ def test_the_secret_moves_come_only_from_their_own_route(game):
         ("Big Joe", "kill"), ("Игрок-7", "kill"), ("doc_Holiday", "heal"),
         ("Алексей", "check")}
     assert {a["role_name"] for a in data["awaiting"]} >= {"Маньяк", "Доктор", "Комиссар"}
+    store_move(game, "doc@example.org", "лечу Машу", datetime(2024, 4, 9, 11, 0, tzinfo=MSK), "1")
+    store_move(game, "stranger@example.net", "убиваю Васю",
+               datetime(2024, 4, 9, 11, 5, tzinfo=MSK), "2")
+    data = c.get("/api/games/m2/secret?day=1").get_json()
+    assert [(m["player"], m["kind"], m["target"], m["status"]) for m in data["moves"]] == [
+        ("doc_Holiday", "heal", "Маша_2", "counted"),
+        ("stranger@example.net", "kill", "Вася", "unknown_sender")]
+    assert ("doc_Holiday", "heal") not in {(a["player"], a["kind"]) for a in data["awaiting"]}
+    html = c.get("/games/m2").get_data(as_text=True)       # the page: an alert, no move
+    assert "Неизвестный отправитель" in html and "stranger@example.net" in html
+    assert "лечу" not in html and "Маша_2</td>" not in html
 
 
 def test_the_games_page_of_a_folder(game, tmp_path):

@@ -10,7 +10,7 @@ Security (the page shows roles and night moves):
   POST from another origin is refused;
 - the moves, the roles and the host report are not in the game page at all: its script
   fetches them from ``/api/games/NAME/secret`` after the host's click;
-- answers are never cached, never framed, send no referrer, and run only the page's own
+- answers are never cached, never framed, send no referrer to another site, and run only the page's own
   script and style (a Content-Security-Policy of 'self').
 """
 
@@ -42,7 +42,7 @@ from ..game.context import GameContext, open_game
 from ..game.days import list_days
 from ..game.tally import count_asked
 from .actions import ACTIONS
-from .i18n import ROLE_KIND, word
+from .i18n import MOVE_STATUS, ROLE_KIND, word
 from .view import (
     game_view,
     games_of,
@@ -129,7 +129,7 @@ def create_app(target: str | Path, *, token: str, clock: Clock | None = None,
         resp.headers["Cache-Control"] = "no-store"
         resp.headers["X-Frame-Options"] = "DENY"
         resp.headers["X-Content-Type-Options"] = "nosniff"
-        resp.headers["Referrer-Policy"] = "no-referrer"
+        resp.headers["Referrer-Policy"] = "same-origin"   # Origin stays on our own POSTs
         resp.headers["Content-Security-Policy"] = (
             "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
             "frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
@@ -143,7 +143,8 @@ def create_app(target: str | Path, *, token: str, clock: Clock | None = None,
 
     @app.context_processor
     def helpers() -> dict:
-        return {"csrf_token": csrf_token, "word": word, "kinds": ROLE_KIND}
+        return {"csrf_token": csrf_token, "word": word, "kinds": ROLE_KIND,
+                "statuses": MOVE_STATUS}
 
     @app.get("/")
     def index():

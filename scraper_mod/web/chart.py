@@ -79,11 +79,13 @@ def chart_svg(steps: list[Step], tally: DayTally, *, start: datetime, lang: str 
     stop = x(tally.as_of)
     for i, name in enumerate(names):
         color = PALETTE[i % len(PALETTE)]
-        d, count = [f"M{x(start)},{y(0)}"], 0
+        # lines at the same count lie side by side, not on top of each other
+        dy = round((i - (len(names) - 1) / 2) * min(2.5, 12 / len(names)), 1)
+        d, count = [f"M{x(start)},{y(0) + dy}"], 0
         for s in steps:
             n = s.counts.get(name, 0)
             if n != count:
-                d.append(f"H{x(s.at)}V{y(n)}")
+                d.append(f"H{x(s.at)}V{round(y(n) + dy, 1)}")
                 count = n
         d.append(f"H{stop}")
         out.append(f'<path class="series" d="{"".join(d)}" fill="none" stroke="{color}" '

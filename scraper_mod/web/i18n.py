@@ -118,6 +118,14 @@ ROLE_KIND = {
     "freeze": {"ru": "заморозка", "en": "freeze"},
 }
 
+MOVE_STATUS = {
+    "counted": {"ru": "засчитано", "en": "counted"},
+    "replaced": {"ru": "заменено более поздним", "en": "replaced"},
+    "late": {"ru": "после срока", "en": "late"},
+    "invalid": {"ru": "не засчитано", "en": "invalid"},
+    "unknown_sender": {"ru": "неизвестный отправитель", "en": "unknown sender"},
+}
+
 
 def word(key: str, lang: str, **fields) -> str:
     """The page's text for ``key`` in ``lang`` (English when the language has none)."""

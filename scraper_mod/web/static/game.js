@@ -111,11 +111,16 @@ async function refreshChart(url) {
 }
 
 /* --- the moves, only after a click ------------------------------------------------------ */
-function renderSecret(box, btn, data) {
-  const kinds = {};
-  btn.dataset.kinds.split(";").forEach(function (kv) {
-    const i = kv.indexOf("="); if (i > 0) kinds[kv.slice(0, i)] = kv.slice(i + 1);
+function pairs(text) {
+  const out = {};
+  text.split(";").forEach(function (kv) {
+    const i = kv.indexOf("="); if (i > 0) out[kv.slice(0, i)] = kv.slice(i + 1);
   });
+  return out;
+}
+
+function renderSecret(box, btn, data) {
+  const kinds = pairs(btn.dataset.kinds), statuses = pairs(btn.dataset.statuses);
   box.replaceChildren();
   const table = el("table", {class: "moves-table"});
   if (!data.moves.length) box.appendChild(el("p", {}, btn.dataset.lNoMoves));
@@ -123,7 +128,7 @@ function renderSecret(box, btn, data) {
     const tr = el("tr", {class: "move " + m.status});
     [m.received_at.slice(5, 16).replace("T", " "), m.player, m.role_name,
      m.kind ? (kinds[m.kind] || m.kind) : "—", m.target || "—",
-     m.status + (m.why ? ": " + m.why : "")].forEach(function (t) { tr.appendChild(el("td", {}, t)); });
+     (statuses[m.status] || m.status) + (m.why ? ": " + m.why : "")].forEach(function (t) { tr.appendChild(el("td", {}, t)); });
     table.appendChild(tr);
   });
   if (data.moves.length) box.appendChild(table);
