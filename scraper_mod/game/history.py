@@ -1,15 +1,16 @@
 """A day's vote count through the day: each candidate's number of votes after every change
 (the host's page draws it as a chart).
 
-The rules decide every step: the day's vote events (``DayTally.events``, as the votes module
-extracted them up to the count's cutoff) are fed to ``rules.tally.count_votes`` in time
-order, each on top of the votes that stood just before it, so a rejected vote changes
-nothing and a voter's later vote replaces his earlier one exactly as in the count (R2.5,
-R2.8).
+The rules judge every vote: each of the day's vote events (``DayTally.events``, as the votes
+module extracted them up to the count's cutoff) goes through ``rules.tally.count_votes``
+alone, in time order, so a vote it rejects (R2.8) changes nothing, and a voter's later valid
+vote replaces his earlier one (R2.5); the count after each change is each target's number of
+standing votes. The last step is the day's count (tests/test_web.py checks it).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -35,16 +36,22 @@ def vote_history(tally: DayTally, *, self_votes: bool = True) -> list[Step]:
     """Every change of the day's count up to the tally's cutoff, in time order (a step only
     where the counts change). ``self_votes``: the game's R2.8 option, as the count had it."""
     alive, frozen = tally.state.alive, tally.state.frozen
-    standing: list = []
+    standing: dict[str, str] = {}             # voter -> the target of his vote that counts
     steps: list[Step] = []
-    last: dict[str, int] = {}
+    valid: dict[tuple[str, str], bool] = {}   # the judgement depends on voter and target only
     for v in sorted(tally.events, key=_key):
         if v.at > tally.as_of:
             break
-        counted = count_votes([*standing, v], alive=alive, frozen=frozen, self_votes=self_votes)
-        standing = list(counted.votes)
-        counts = {c.target: c.votes for c in counted.counts if c.votes}
-        if counts != last:
-            steps.append(Step(at=v.at, counts=counts))
-            last = counts
+        # the rules judge each vote (R2.8: alive voter and target, not frozen, the self-vote
+        # option); a rejected vote leaves the voter's previous one standing
+        pair = (v.voter, v.target)
+        if pair not in valid:
+            valid[pair] = bool(count_votes([v], alive=alive, frozen=frozen,
+                                           self_votes=self_votes).votes)
+        if not valid[pair]:
+            continue
+        if standing.get(v.voter) == v.target:
+            continue                          # restated: nothing changes
+        standing[v.voter] = v.target          # R2.5: the latest valid vote, in time order
+        steps.append(Step(at=v.at, counts=dict(Counter(standing.values()))))
     return steps

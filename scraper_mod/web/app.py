@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -38,6 +39,7 @@ from flask import (
 
 from ..clock import Clock
 from ..errors import ScraperModError
+from ..game.config import GAME_FILE
 from ..game.context import GameContext, open_game
 from ..game.days import list_days
 from ..game.tally import count_asked
@@ -61,6 +63,34 @@ def _same(a: str | None, b: str) -> bool:
     return a is not None and hmac.compare_digest(a.encode(), b.encode())
 
 
+class OpenGames:
+    """Each server thread keeps its games open between requests (a page refreshes every few
+    seconds): the store's decoded letters stay cached with its ``Store``, as in ``run``.
+    A game is opened again when its game.toml changes. SQLite connections stay in the thread
+    that opened them."""
+
+    def __init__(self, clock: Clock | None) -> None:
+        self.clock = clock
+        self._local = threading.local()
+
+    def get(self, path: Path) -> GameContext:
+        cache: dict = self._local.__dict__.setdefault("games", {})
+        toml = path if path.is_file() else path / GAME_FILE
+        try:
+            stamp = toml.stat().st_mtime_ns
+        except OSError:
+            stamp = None
+        key = str(path.resolve())
+        hit = cache.get(key)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        if hit is not None:
+            cache.pop(key)[1].close()
+        ctx = open_game(path, clock=self.clock)
+        cache[key] = (stamp, ctx)
+        return ctx
+
+
 def create_app(target: str | Path, *, token: str, clock: Clock | None = None,
                csrf: str | None = None) -> Flask:
     """The page for one game folder (or its game.toml) or a folder of game folders.
@@ -76,8 +106,10 @@ def create_app(target: str | Path, *, token: str, clock: Clock | None = None,
     csrf_token = csrf or secrets.token_urlsafe(32)
     app.config["CSRF_TOKEN"] = csrf_token
 
+    contexts = OpenGames(clock)
+
     def open_one(path: Path) -> GameContext:
-        return open_game(path, clock=clock)
+        return contexts.get(path)
 
     def game_path(name: str) -> Path:
         games = games_of(target)
@@ -87,11 +119,7 @@ def create_app(target: str | Path, *, token: str, clock: Clock | None = None,
 
     @contextmanager
     def opened(name: str) -> Iterator[GameContext]:
-        ctx = open_one(game_path(name))
-        try:
-            yield ctx
-        finally:
-            ctx.close()
+        yield open_one(game_path(name))
 
     @app.before_request
     def check_token():

@@ -299,7 +299,8 @@ def secret_view(ctx: GameContext, day: int) -> dict:
 
 
 def games_overview(games: dict[str, Path], open_one) -> list[dict]:
-    """One row per game for ``/``: day, leader, time left, and what needs the host."""
+    """One row per game for ``/``: day, leader, time left, and what needs the host.
+    ``open_one(path)`` gives the game's context; the caller owns it (it is not closed here)."""
     rows = []
     for name, path in sorted(games.items()):
         row: dict = {"name": name, "folder": str(path)}
@@ -320,8 +321,6 @@ def games_overview(games: dict[str, Path], open_one) -> list[dict]:
                                for a in v.alerts])
         except ScraperModError as e:
             row.update(broken=str(e), alerts=[str(e)])
-        finally:
-            ctx.close()
         rows.append(row)
     return rows
 

@@ -98,7 +98,7 @@ function startCount() {
       box.title = box.dataset.lFailed + ": " + e.message;
     }
   }
-  refresh();
+  // the page came with the count: the first refresh is due in 5 s, like every later one
   setInterval(refresh, 5000);
 }
 
