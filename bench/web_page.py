@@ -77,9 +77,8 @@ def build_game(folder: Path, *, players_n: int, posts: int, moves: int, seed: in
     rng = random.Random(seed)
     players = game_players(players_n)
     nicks = [p.nick for p in players]
-    order = nicks[:]
-    rng.shuffle(order)
     (folder / "moves").mkdir(parents=True)
+    order = rng.sample(nicks, len(nicks))          # the random list
     board = lb.LocalBoard(language="ru", per_page=PER_PAGE).start()
     try:
         tid = board.add_topic("День 1 — голосование")
