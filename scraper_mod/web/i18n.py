@@ -79,6 +79,7 @@ WORDS: dict[str, dict[str, str]] = {
     "a_silent": {"ru": "Правка без отметки", "en": "A silent edit"},
     "a_note": {"ru": "Заметка подсчёта", "en": "A note of the count"},
     "a_sender": {"ru": "Неизвестный отправитель", "en": "An unknown sender"},
+    "a_moves": {"ru": "Ходы не прочитаны", "en": "The moves could not be read"},
     "a_publish": {"ru": "Публикация не удалась", "en": "A publication failed"},
     "a_daemon": {"ru": "Ошибка демона", "en": "A daemon error"},
     "a_due": {"ru": "Срок дня {day} прошёл, итоги не подведены",

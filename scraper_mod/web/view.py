@@ -16,15 +16,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from ..daemon.many import find_games, is_games_folder
-from ..daemon.overview import recent_errors
+from ..daemon.overview import PROBLEM_WINDOW, recent_errors
 from ..daemon.scheduler import running_pid
 from ..errors import ScraperModError
-from ..game.config import GAME_FILE
 from ..game.context import GameContext
 from ..game.history import vote_history
 from ..game.nightmoves import awaiting_moves, moves_json
 from ..game.resolve import Formatter
-from ..game.tally import DayTally, current_day, post_link, tally_day
+from ..game.tally import DayTally, post_link, tally_day
 from ..moves.intake import day_moves, state_before_day
 from ..posts.preview import bbcode_to_html
 from ..posts.publish import failures
@@ -33,7 +32,8 @@ from ..rules.votes import reason_text
 from .chart import chart_svg
 from .i18n import word
 
-ERROR_WINDOW = timedelta(hours=24)     # the daemon's errors shown on the page
+ERROR_WINDOW = timedelta(hours=24)     # the daemon's errors listed on the page (an alert: the
+                                       # last PROBLEM_WINDOW's, as `status FOLDER` says)
 
 # rejection reasons (rules/votes.py) -> the alert they raise
 ALERT_OF_REASON = {
@@ -54,10 +54,6 @@ def games_of(target: Path) -> dict[str, Path]:
     if is_games_folder(target):
         return {p.name: p for p in find_games(target)}
     return {target.resolve().name: target}
-
-
-def is_game(path: Path) -> bool:
-    return (Path(path) / GAME_FILE).is_file()
 
 
 @dataclass
@@ -150,8 +146,10 @@ def _winner(ctx: GameContext) -> str | None:
     return None
 
 
-def game_view(ctx: GameContext, name: str, *, day: int | None = None) -> GameView:
-    """Everything the game's page shows for day ``day`` (default: ``page_day``)."""
+def game_view(ctx: GameContext, name: str, *, day: int | None = None,
+              summary: bool = False) -> GameView:
+    """Everything the game's page shows for day ``day`` (default: ``page_day``); with
+    ``summary`` (the games list) no chart, no posts and no publication plan."""
     lang = _lang(ctx)
     g = ctx.game
     fmt = Formatter(lang, g.timezone)
@@ -168,7 +166,7 @@ def game_view(ctx: GameContext, name: str, *, day: int | None = None) -> GameVie
         try:
             tally = page_tally(ctx, day)
             board = tally.board
-            chart = tally_chart(ctx, tally)
+            chart = "" if summary else tally_chart(ctx, tally)
         except ScraperModError as e:
             tally_error = str(e)
             alerts.append(Alert("a_count", tally_error))
@@ -183,7 +181,7 @@ def game_view(ctx: GameContext, name: str, *, day: int | None = None) -> GameVie
         moves = day_moves(ctx, day)
     except ScraperModError as e:
         moves = []
-        alerts.append(Alert("a_sender", str(e)))
+        alerts.append(Alert("a_moves", str(e)))
     for m in moves:
         if m.status == "unknown_sender":
             alerts.append(Alert("a_sender", f"{m.player}: {MOVE_REASONS.get(m.reason, m.reason)}"
@@ -193,7 +191,7 @@ def game_view(ctx: GameContext, name: str, *, day: int | None = None) -> GameVie
                                          f"{f['recipient']}: {f['error']}"))
     errors = [(at, data.get("message", "")) for at, _, data in ctx.store.events("error")
               if at >= now - ERROR_WINDOW and data.get("message")][-5:][::-1]
-    for msg in recent_errors(ctx, now - ERROR_WINDOW, limit=3):
+    for msg in recent_errors(ctx, now - PROBLEM_WINDOW, limit=3):
         alerts.append(Alert("a_daemon", msg))
     posts_day = max((d for d in done if d <= day), default=None)
     return GameView(
@@ -202,8 +200,9 @@ def game_view(ctx: GameContext, name: str, *, day: int | None = None) -> GameVie
         passed=deadline <= now, winner=_winner(ctx) if over else None,
         daemon_pid=running_pid(g.folder), last_fetch=ctx.store.last_fetched_at(),
         errors=errors, tally=tally, tally_error=tally_error, chart=chart, board=board,
-        alerts=alerts, posts_day=posts_day, posts=day_posts(ctx, posts_day, lang),
-        publish_mode=g.publish.mode, publish_plan=publish_plan(ctx, posts_day),
+        alerts=alerts, posts_day=posts_day,
+        posts=[] if summary else day_posts(ctx, posts_day, lang),
+        publish_mode=g.publish.mode, publish_plan=[] if summary else publish_plan(ctx, posts_day),
         resolved=tuple(sorted(done)))
 
 
@@ -310,7 +309,7 @@ def games_overview(games: dict[str, Path], open_one) -> list[dict]:
             rows.append({**row, "broken": str(e), "alerts": [str(e)]})
             continue
         try:
-            v = game_view(ctx, name)
+            v = game_view(ctx, name, summary=True)
             leaders = []
             if v.tally is not None and v.tally.tally.counts:
                 top = v.tally.tally.counts[0].votes
@@ -323,8 +322,3 @@ def games_overview(games: dict[str, Path], open_one) -> list[dict]:
             row.update(broken=str(e), alerts=[str(e)])
         rows.append(row)
     return rows
-
-
-def default_day(ctx: GameContext) -> int:
-    """The day ``tally`` means with no --day (the API's default)."""
-    return current_day(ctx, ctx.now())
