@@ -283,3 +283,25 @@ def test_the_history_ends_on_the_count_and_steps_only_on_a_change(game):
             assert sum(steps[-1].counts.values()) == len(t.tally.votes)
     finally:
         ctx.close()
+
+
+def test_the_page_reads_well_in_russian(game):
+    """R9.6 and the editor's rules (tests/russian_text.py) on everything the page says, an
+    action's answer and the alerts included."""
+    from html import unescape
+
+    from russian_text import check_ru
+    store_move(game, "stranger@example.net", "убиваю Васю",
+               datetime(2024, 4, 9, 11, 5, tzinfo=MSK), "2")
+    _, c = client_for(game, at=datetime(2024, 4, 9, 12, 0, tzinfo=MSK))
+    token = csrf_of(c.get("/games/m2").get_data(as_text=True))
+    html = c.post("/games/m2/actions/move-deadline", follow_redirects=True,
+                  data={"day": "1", "time": "2024-04-09T21:30", "csrf": token}).get_data(
+                      as_text=True)
+    body = html[html.index("<main>"):html.index("</main>")]
+    body = re.sub(r"<svg.*?</svg>", " ", body, flags=re.S)
+    text = unescape(re.sub(r"<[^>]+>", " ", body))
+    assert "День 2: начало — вторник, 9 апреля" in text
+    nicks = ("Вася", "Маша_2", "Big Joe", "Алексей", "NightOwl", "Игрок-7", "Ёжик в тумане",
+             "doc_Holiday")
+    assert check_ru(text, nicks, players=False) == []

@@ -74,8 +74,8 @@ def run_move(ctx: GameContext, form: Mapping[str, str], lang: str) -> list[str]:
     fmt = Formatter(lang, ctx.game.timezone)
     lines = [word("moved_back" if moved.back_to_schedule else "moved_line", lang,
                   day=moved.day, before=_when(fmt, moved.before), after=_when(fmt, moved.after)),
-             word("next_day_line", lang, day=moved.day + 1, start=fmt.when(moved.next_start),
-                  deadline=fmt.when(moved.next_deadline))]
+             word("next_day_line", lang, day=moved.day + 1, start=_when(fmt, moved.next_start),
+                  deadline=_when(fmt, moved.next_deadline))]
     if moved.in_past:
         lines.append(word("in_past_line", lang, day=moved.day))
     return lines

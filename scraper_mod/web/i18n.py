@@ -98,7 +98,7 @@ WORDS: dict[str, dict[str, str]] = {
                    "en": "Day {day}: deadline moved: {before} → {after}"},
     "moved_back": {"ru": "День {day}: срок возвращён по расписанию: {before} → {after}",
                    "en": "Day {day}: deadline back to the schedule: {before} → {after}"},
-    "next_day_line": {"ru": "День {day}: с {start} до {deadline}; следующие дни — за ним",  # когда: родительный
+    "next_day_line": {"ru": "День {day}: начало — {start}, срок — {deadline}; следующие дни — за ним",
                       "en": "Day {day} now runs from {start} to {deadline}; the days after "
                             "follow on from it"},
     "in_past_line": {"ru": "Этот срок уже прошёл: запущенный scraper-mod run подведёт итоги "
