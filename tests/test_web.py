@@ -305,3 +305,21 @@ def test_the_page_reads_well_in_russian(game):
     nicks = ("Вася", "Маша_2", "Big Joe", "Алексей", "NightOwl", "Игрок-7", "Ёжик в тумане",
              "doc_Holiday")
     assert check_ru(text, nicks, players=False) == []
+
+
+def test_an_english_game_gets_an_english_page(game):
+    from html import unescape
+
+    from russian_text import check_en
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('language = "ru"',
+                                                             'language = "en"'), encoding="utf-8")
+    _, c = client_for(game, at=datetime(2024, 4, 9, 12, 0, tzinfo=MSK))
+    html = c.get("/games/m2").get_data(as_text=True)
+    assert '<html lang="en">' in html
+    assert "The vote count" in html and "Tuesday, 9 April, 20:00 MSK" in html
+    assert "Not voting: doc_Holiday, Игрок-7" in html and "Show the moves" in html
+    body = unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<svg.*?</svg>", " ",
+                                                   html[html.index("<main>"):], flags=re.S)))
+    assert not re.search(r"Подсч|Срок|Ночные|Действия", body)
+    assert check_en(body, ("Вася", "NightOwl"), players=False) == []
