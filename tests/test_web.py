@@ -323,3 +323,24 @@ def test_an_english_game_gets_an_english_page(game):
                                                    html[html.index("<main>"):], flags=re.S)))
     assert not re.search(r"Подсч|Срок|Ночные|Действия", body)
     assert check_en(body, ("Вася", "NightOwl"), players=False) == []
+
+
+def test_after_the_resolution_the_posts_as_phpbb_shows_them(game, capsys):
+    """Day 1 resolved (`resolve --offline`): the page turns to day 2, shows day 1's newspaper
+    and day start through the preview renderer; the host report only via the secret route."""
+    code, out, err = cli(capsys, "resolve", game, "--day", 1, "--offline")
+    assert code == 0, err
+    report = (game / "out" / "day-1" / "host-report.txt").read_text(encoding="utf-8")
+    _, c = client_for(game)
+    html = c.get("/games/m2").get_data(as_text=True)
+    assert "Игра 2: день 2" in html and "У дня 2 нет темы" in html
+    assert "Посты дня 1" in html
+    assert ('<span style="font-size:150%;line-height:116%"><strong>Игра 2 — итоги дня 1'
+            '</strong></span>') in html
+    assert "По итогам голосования садится <strong>Алексей</strong>" in html
+    assert "[b]" not in html
+    assert report.splitlines()[0] not in html
+    secret = c.get("/api/games/m2/secret").get_json()
+    assert secret["day"] == 2 and secret["report_day"] == 1 and secret["report"] == report
+    day1 = c.get("/games/m2?day=1").get_data(as_text=True)     # any day by its number
+    assert "Итог голосования" in day1 and "Посадка: <b>Алексей</b>" in day1

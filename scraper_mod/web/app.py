@@ -11,7 +11,7 @@ Security (the page shows roles and night moves):
 - the moves, the roles and the host report are not in the game page at all: its script
   fetches them from ``/api/games/NAME/secret`` after the host's click;
 - answers are never cached, never framed, send no referrer to another site, and run only the page's own
-  script and style (a Content-Security-Policy of 'self').
+  script (a Content-Security-Policy of script-src 'self').
 """
 
 from __future__ import annotations
@@ -174,7 +174,9 @@ def _guard(app: Flask, *, token: str, csrf: str) -> None:
         resp.headers["X-Content-Type-Options"] = "nosniff"
         resp.headers["Referrer-Policy"] = "same-origin"   # Origin stays on our own POSTs
         resp.headers["Content-Security-Policy"] = (
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            # inline styles: the posts' preview sizes and colours text as phpBB does
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+            "script-src 'self'; "
             "frame-ancestors 'none'; form-action 'self'; base-uri 'none'")
         return resp
 
