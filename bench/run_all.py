@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHES = ("parse", "poll", "deadline", "replay", "live_session", "names", "many_games")
+BENCHES = ("parse", "poll", "deadline", "replay", "live_session", "names", "many_games",
+           "web_page")
 
 
 def main() -> int:

@@ -352,6 +352,11 @@ class Store:
     def fetch_count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM fetches").fetchone()[0]
 
+    def last_fetched_at(self) -> datetime | None:
+        """When the board was last read (any page), or None before the first read."""
+        row = self.db.execute("SELECT MAX(fetched_at) FROM fetches").fetchone()
+        return datetime.fromisoformat(row[0]) if row and row[0] else None
+
     def add_post_version(self, topic: str, post_id: int, data: dict, *, content: object,
                          fetched_at: datetime, fetch_id: int | None = None) -> bool:
         """Append a version of a post unless its content equals the latest stored one.

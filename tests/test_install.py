@@ -99,3 +99,36 @@ def test_installed_demo_plays_a_whole_game(installed):
     assert r.returncode == 0, r.stderr
     assert "winner: town" in r.stdout
     assert "[b]" in r.stdout  # the newspapers are printed as BBCode
+
+
+def test_wheel_holds_the_host_page_assets(wheel):
+    """Issue 17: the host's page has no CDN: its templates, CSS and script ship in the wheel."""
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+    web = ROOT / "scraper_mod" / "web"
+    assets = sorted(str(p.relative_to(ROOT)) for p in web.rglob("*")
+                    if p.is_file() and p.suffix in (".html", ".css", ".js"))
+    assert {"scraper_mod/web/static/game.js", "scraper_mod/web/static/page.css",
+            "scraper_mod/web/templates/game.html"} <= set(assets)
+    missing = [a for a in assets if a not in names]
+    assert not missing, f"the wheel lacks the page's assets: {missing}"
+
+
+def test_installed_page_renders_from_its_own_assets(installed, tmp_path):
+    """The installed package serves its page from site-packages (the test client; no server)."""
+    env_dir, base = installed
+    game = tmp_path / "g"
+    game.mkdir()
+    (game / "game.toml").write_text((ROOT / "fixtures" / "games" / "day1" / "game.toml")
+                                    .read_text(encoding="utf-8"), encoding="utf-8")
+    code = ("import sys, scraper_mod.web as w; app = w.create_app(sys.argv[1], token='t'); "
+            "c = app.test_client(); c.get('/?token=t'); r = c.get('/static/game.js'); "
+            "print(r.status_code, 'startCountdowns' in r.get_data(as_text=True)); "
+            "print(w.__file__)")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = subprocess.run([str(env_dir / "bin" / "python"), "-c", code, str(game)], cwd=base,
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    first, where = r.stdout.splitlines()
+    assert first == "200 True"
+    assert "site-packages" in where and str(ROOT) not in where

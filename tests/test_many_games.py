@@ -25,10 +25,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from scraper_mod.cli import main
-from scraper_mod.cli.many import folder_status
 from scraper_mod.daemon.boards import BoardRegistry, board_key
 from scraper_mod.daemon.lock import running_pid
 from scraper_mod.daemon.many import Host, find_games
+from scraper_mod.daemon.overview import folder_status
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.demo.world import ScriptedClock
 from scraper_mod.game.config import load_game

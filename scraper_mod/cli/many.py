@@ -9,19 +9,16 @@ import logging
 import signal
 import threading
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from pathlib import Path
 
 from ..daemon.lock import GameLock
-from ..daemon.many import Host, find_games
+from ..daemon.many import Host
+from ..daemon.overview import folder_status
 from ..daemon.scheduler import log as daemon_log
-from ..daemon.status import fmt_delta, game_status
+from ..daemon.status import fmt_delta
 from ..errors import ScraperModError
-from ..game.config import load_game
-from ..game.context import open_game
 from .common import print_json
-
-PROBLEM_WINDOW = timedelta(minutes=15)
 
 
 def run_folder(args: argparse.Namespace,
@@ -65,38 +62,6 @@ def run_folder(args: argparse.Namespace,
             handler.close()
         lock.release()
     return 0
-
-
-def folder_status(folder: Path) -> dict:
-    """Every game under ``folder``: its status (``status GAME --format json``) and problems."""
-    now = datetime.now(timezone.utc)
-    games = []
-    for path in find_games(folder):
-        entry: dict = {"name": path.name, "folder": str(path)}
-        try:
-            load_game(path)
-            ctx = open_game(path, readonly=True)     # status only reads (issue 18 item 8)
-        except ScraperModError as e:
-            entry.update(ok=False, problems=[str(e)])
-            games.append(entry)
-            continue
-        try:
-            st = game_status(ctx)
-            entry.update(st.to_json())
-            since = now - PROBLEM_WINDOW
-            errors = []
-            for at, _, data in ctx.store.events("error"):
-                msg = data.get("message", "")
-                if at >= since and msg and msg not in errors:
-                    errors.append(msg)
-            entry["problems"] = errors[-3:][::-1]
-            entry["ok"] = not errors
-        except ScraperModError as e:
-            entry.update(ok=False, problems=[str(e)])
-        finally:
-            ctx.close()
-        games.append(entry)
-    return {"folder": str(folder), "now": now.isoformat(), "games": games}
 
 
 def folder_status_text(data: dict) -> str:

@@ -36,6 +36,7 @@ def register(sub: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..game.nightmoves import moves_json
     from ..game.tally import current_day
     from ..moves.intake import day_moves, poll_moves
     ctx = open_game(args.game)
@@ -56,24 +57,12 @@ def run(args: argparse.Namespace) -> int:
             from ..errors import ConfigError
             raise ConfigError(f"--day: no day {day}", hint="days are numbered from 1")
         moves = day_moves(ctx, day)
-        # where each message came from (a file name, an IMAP UID), to find a bad one
-        origins: dict[int | None, str] = {m.id: f"{m.source} {m.key}"
-                                          for m in ctx.store.messages()}
-        tz = ctx.game.timezone
-        deadline = cal.deadline(day)
         if args.format == "json":
-            print_json({
-                "day": day, "deadline": deadline.isoformat(),
-                "moves": [{
-                    "player": m.player, "role": m.role.value if m.role else None,
-                    "kind": m.kind.value if m.kind else None, "target": m.target,
-                    "received_at": m.received_at.astimezone(tz).isoformat(),
-                    "status": m.status, "reason": m.reason, "message_id": m.message_id,
-                    "origin": origins.get(m.message_id),
-                    **({"story": m.story} if m.story else {}),
-                } for m in moves]})
+            print_json(moves_json(ctx, day, moves))
         else:
-            print(render_moves_text(day, deadline, moves, tz, origins))
+            # where each message came from (a file name, an IMAP UID), to find a bad one
+            origins = {m.id: f"{m.source} {m.key}" for m in ctx.store.messages()}
+            print(render_moves_text(day, cal.deadline(day), moves, ctx.game.timezone, origins))
         return status
     finally:
         ctx.close()

@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import ScraperModError
 from ..game.context import open_game
-from ..posts.publish import check_mode, plan_day, plan_role_cards, publish_day, publish_items
+from ..posts.publish import (
+    check_mode,
+    day_to_publish,
+    plan_day,
+    plan_role_cards,
+    publish_day,
+    publish_items,
+)
 from .common import SubParsers, add_game_argument, print_json
 
 
@@ -35,11 +41,7 @@ def run(args: argparse.Namespace) -> int:
         if args.role_cards:
             day, items = 0, plan_role_cards(ctx)
         else:
-            done = ctx.store.resolutions()
-            day = args.day if args.day is not None else (max(done) if done else None)
-            if day is None:
-                raise ScraperModError("no day is resolved yet, so there is nothing to publish",
-                                      hint=f"scraper-mod resolve {ctx.game.folder}")
+            day = day_to_publish(ctx, args.day)
             items = plan_day(ctx, day)
         if args.dry_run:
             if args.format == "json":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from .common import SubParsers, add_game_argument, parse_time_arg, print_json
+from .common import SubParsers, add_game_argument, print_json
 
 
 def register(sub: SubParsers) -> None:
@@ -33,24 +33,12 @@ def register(sub: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import ConfigError
     from ..game.context import open_game
-    from ..game.tally import current_day, tally_day
+    from ..game.tally import count_asked
 
     ctx = open_game(args.game, readonly=args.offline)   # --offline only reads
     try:
-        as_of = parse_time_arg(args.at, ctx.game.timezone) if args.at else None
-        if as_of is not None and as_of > ctx.now():
-            raise ConfigError(f"--at: {as_of.isoformat()} is in the future",
-                              hint="give a past time, or leave --at out for the count as of now")
-        if as_of is not None and as_of < ctx.calendar().day_start(1):
-            start = ctx.calendar().day_start(1).astimezone(ctx.game.timezone).isoformat()
-            raise ConfigError(f"--at: {as_of.isoformat()} is before the game starts ({start})",
-                              hint="check the date; [game] start in game.toml sets day 1")
-        day = args.day if args.day is not None else current_day(ctx, as_of or ctx.now())
-        if day < 1:
-            raise ConfigError(f"--day: must be 1 or more, not {day}")
-        result = tally_day(ctx, day, as_of=as_of, poll=not args.offline)
+        result = count_asked(ctx, day=args.day, at=args.at, poll=not args.offline)
         if args.format == "json":
             print_json(result.to_json())
         else:

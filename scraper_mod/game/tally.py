@@ -27,15 +27,17 @@ from ..morphology import inflect
 from ..posts.plural import plural_ru
 from ..posts.render import render_text
 from ..rules.deal import effective_random_list
+from ..rules.model import Vote
 from ..rules.names import name_index
 from ..rules.state import GameState, last_word_windows, stored_state_json
 from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
 from .context import GameContext
 from .poll import poll_day
+from .timearg import parse_time_arg
 
 __all__ = ["DayState", "DayTally", "day_state", "tally_day", "vote_report",
-           "day_versions", "board_root"]
+           "day_versions", "board_root", "count_asked"]
 
 
 # --- the state a day starts from -------------------------------------------------------------
@@ -168,6 +170,7 @@ class DayTally:
     title: str = ""
     board: str = ""
     lynch_note: str | None = None
+    events: tuple[Vote, ...] = ()          # every vote event before the cutoff (the history)
 
     # -- JSON (CONTRACT.md) ------------------------------------------------------------
     def _t(self, t: datetime) -> str:
@@ -333,7 +336,8 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
     return DayTally(day=day, topic=topic, deadline=deadline, as_of=cutoff, final=final,
                     tally=tally, rejected=tuple(rejected) + tally.rejected, lynch=lynch,
                     notes=notes, state=st, tz=game.timezone, language=game.language,
-                    title=game.title, board=board_root(ctx, topic), lynch_note=lynch_note)
+                    title=game.title, board=board_root(ctx, topic), lynch_note=lynch_note,
+                    events=tuple(votes))
 
 
 def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None, str | None]:
@@ -364,3 +368,23 @@ def vote_report(ctx: GameContext, day: int, *, lang: str | None = None,
     ``DayTally.report``. Pass ``tally`` when it is already computed."""
     t = tally or tally_day(ctx, day, as_of=ctx.calendar().deadline(day))
     return t.report(lang)
+
+
+def count_asked(ctx: GameContext, *, day: int | None = None, at: str | None = None,
+                poll: bool = False) -> DayTally:
+    """The count ``scraper-mod tally`` shows (and the host's page's ``/api/.../tally``):
+    day ``day`` (default: the day holding ``at`` or now) as of ``at`` (ISO 8601, game time
+    without an offset; default: now, or the deadline once passed). Refuses a time in the
+    future or before the game, and a day below 1, naming ``--at``/``--day``."""
+    as_of = parse_time_arg(at, ctx.game.timezone) if at else None
+    if as_of is not None and as_of > ctx.now():
+        raise ConfigError(f"--at: {as_of.isoformat()} is in the future",
+                          hint="give a past time, or leave --at out for the count as of now")
+    if as_of is not None and as_of < ctx.calendar().day_start(1):
+        start = ctx.calendar().day_start(1).astimezone(ctx.game.timezone).isoformat()
+        raise ConfigError(f"--at: {as_of.isoformat()} is before the game starts ({start})",
+                          hint="check the date; [game] start in game.toml sets day 1")
+    day = day if day is not None else current_day(ctx, as_of or ctx.now())
+    if day < 1:
+        raise ConfigError(f"--day: must be 1 or more, not {day}")
+    return tally_day(ctx, day, as_of=as_of, poll=poll)

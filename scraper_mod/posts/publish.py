@@ -98,6 +98,18 @@ def results_target(ctx: GameContext) -> str | None:
     return pub.results_topic or ctx.store.get("results_topic_url")
 
 
+def day_to_publish(ctx: GameContext, day: int | None = None) -> int:
+    """The day ``publish`` posts: ``day``, or the last resolved one (none resolved: an error
+    saying to resolve first)."""
+    if day is not None:
+        return day
+    done = ctx.store.resolutions()
+    if not done:
+        raise ScraperModError("no day is resolved yet, so there is nothing to publish",
+                              hint=f"scraper-mod resolve {ctx.game.folder}")
+    return max(done)
+
+
 def plan_day(ctx: GameContext, day: int) -> list[Item]:
     """What ``publish`` would post for day ``day`` from ``out/day-N/``, in order."""
     g, pub = ctx.game, ctx.game.publish

@@ -1,0 +1,52 @@
+"""Every game under a folder at a glance: ``scraper-mod status FOLDER --format json`` and the
+host's page's games list read it (CONTRACT "Many games", "The host's page")."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from ..errors import ScraperModError
+from ..game.config import load_game
+from ..game.context import GameContext, open_game
+from .many import find_games
+from .status import game_status
+
+PROBLEM_WINDOW = timedelta(minutes=15)   # errors older than this are not a problem now
+
+
+def recent_errors(ctx: GameContext, since: datetime, *, limit: int = 3) -> list[str]:
+    """The daemon's distinct error messages logged since ``since``, newest first."""
+    errors: list[str] = []
+    for at, _, data in ctx.store.events("error"):
+        msg = data.get("message", "")
+        if at >= since and msg and msg not in errors:
+            errors.append(msg)
+    return errors[-limit:][::-1]
+
+
+def folder_status(folder: Path) -> dict:
+    """Every game under ``folder``: its status (``status GAME --format json``) and problems."""
+    now = datetime.now(timezone.utc)
+    games = []
+    for path in find_games(folder):
+        entry: dict = {"name": path.name, "folder": str(path)}
+        try:
+            load_game(path)
+            ctx = open_game(path, readonly=True)     # status only reads (issue 18 item 8)
+        except ScraperModError as e:
+            entry.update(ok=False, problems=[str(e)])
+            games.append(entry)
+            continue
+        try:
+            st = game_status(ctx)
+            entry.update(st.to_json())
+            since = now - PROBLEM_WINDOW
+            entry["problems"] = recent_errors(ctx, since)
+            entry["ok"] = not entry["problems"]
+        except ScraperModError as e:
+            entry.update(ok=False, problems=[str(e)])
+        finally:
+            ctx.close()
+        games.append(entry)
+    return {"folder": str(folder), "now": now.isoformat(), "games": games}

@@ -1,0 +1,30 @@
+"""A time the host types (a command's TIME or --at, a form field of the host's page):
+ISO 8601, in game time when it has no offset (CONTRACT.md)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
+from ..errors import ConfigError, RulesError
+from ..rules.calendar import wall_time
+
+
+def parse_time_arg(value: str, tz: ZoneInfo, *, name: str = "--at") -> datetime:
+    """ISO 8601; in game time when it has no offset (CONTRACT.md). ``name`` is what the
+    error calls the value (the option or field it came from)."""
+    try:
+        t = datetime.fromisoformat(value)
+    except ValueError:
+        raise ConfigError(f"{name}: not an ISO 8601 time: {value!r}",
+                          hint="e.g. 2024-03-15T19:30 or 2024-03-15T19:30:00+03:00") from None
+    try:     # issue 18 item 11: no wall time skipped or shown twice by DST
+        t = wall_time(t, tz)
+    except RulesError as e:
+        raise ConfigError(f"{name}: {e.message}", hint=e.hint) from None
+    try:  # year 1 or 9999 in another zone is no instant Python can compare
+        t.astimezone(timezone.utc)
+    except OverflowError:
+        raise ConfigError(f"{name}: out of range: {value!r}",
+                          hint="give a time within the game, e.g. 2024-03-15T19:30") from None
+    return t

@@ -1,0 +1,135 @@
+"""The host's page's own words, in Russian and English (the game's ``language``).
+
+Russian follows RULES R9.6 and shared/design/russian-text.md: a nick is a label after a colon
+or dash, never declined; «срок», never «дедлайн»; numbers with nouns through ``plural``.
+"""
+
+from __future__ import annotations
+
+WORDS: dict[str, dict[str, str]] = {
+    "games": {"ru": "Игры", "en": "Games"},
+    "game": {"ru": "Игра", "en": "Game"},
+    "day": {"ru": "День", "en": "Day"},
+    "deadline": {"ru": "Срок", "en": "Deadline"},
+    "moved": {"ru": "перенесён", "en": "moved"},
+    "time_left": {"ru": "Осталось", "en": "Time left"},
+    "leader": {"ru": "Лидер", "en": "Leader"},
+    "no_leader": {"ru": "голосов пока нет", "en": "no votes yet"},
+    "needs_host": {"ru": "Требует внимания", "en": "Needs you"},
+    "all_fine": {"ru": "всё в порядке", "en": "all fine"},
+    "game_over": {"ru": "Игра окончена, победа: {winner}", "en": "The game is over: {winner} wins"},
+    "topic": {"ru": "Тема дня", "en": "The day's topic"},
+    "no_topic": {"ru": "темы пока нет", "en": "no topic yet"},
+    "daemon": {"ru": "Демон (scraper-mod run)", "en": "Daemon (scraper-mod run)"},
+    "running": {"ru": "работает, pid {pid}", "en": "running, pid {pid}"},
+    "not_running": {"ru": "не запущен: scraper-mod run {folder}",
+                    "en": "not running: scraper-mod run {folder}"},
+    "last_poll": {"ru": "Последнее чтение форума", "en": "Last forum read"},
+    "never": {"ru": "ещё не было", "en": "never"},
+    "errors": {"ru": "Ошибки демона", "en": "The daemon's errors"},
+    "count": {"ru": "Подсчёт голосов", "en": "The vote count"},
+    "count_final": {"ru": "Итог голосования", "en": "The final count"},
+    "as_of": {"ru": "на", "en": "as of"},
+    "not_voting": {"ru": "Не голосуют", "en": "Not voting"},
+    "not_voted": {"ru": "Не голосовали", "en": "Did not vote"},
+    "all_voted": {"ru": "Проголосовали все", "en": "Everyone has voted"},
+    "frozen": {"ru": "Заморозка (голос не считается)", "en": "Frozen (the vote does not count)"},
+    "lynch": {"ru": "Посадка", "en": "Jailed"},
+    "by_random": {"ru": "по случайному списку", "en": "by the random list"},
+    "history": {"ru": "Голоса в течение дня", "en": "Votes through the day"},
+    "no_history": {"ru": "голосов пока нет", "en": "no votes yet"},
+    "moves": {"ru": "Ночные ходы", "en": "Night moves"},
+    "reveal": {"ru": "Показать ходы и отчёт ведущего", "en": "Show the moves and the host report"},
+    "hide": {"ru": "Скрыть", "en": "Hide"},
+    "awaiting": {"ru": "Ещё нет хода", "en": "No move yet"},
+    "awaiting_none": {"ru": "Все ходы получены", "en": "Every move is in"},
+    "no_moves": {"ru": "ходов пока нет", "en": "no moves yet"},
+    "alerts": {"ru": "Что требует внимания", "en": "What needs you"},
+    "no_alerts": {"ru": "Ничего", "en": "Nothing"},
+    "posts": {"ru": "Посты дня {day}", "en": "Day {day}'s posts"},
+    "newspaper": {"ru": "Газета", "en": "The newspaper"},
+    "day_start": {"ru": "Начало дня", "en": "The day start"},
+    "host_report": {"ru": "Отчёт ведущему", "en": "The host report"},
+    "publish": {"ru": "Публикация", "en": "Publishing"},
+    "publish_mode": {"ru": "режим публикации: {mode}", "en": "publish mode: {mode}"},
+    "actions": {"ru": "Действия", "en": "Actions"},
+    "done": {"ru": "Сделано", "en": "Done"},
+    "failed": {"ru": "Не сделано", "en": "Not done"},
+    "open_page": {"ru": "Открыть", "en": "Open"},
+    "passed": {"ru": "срок прошёл", "en": "the deadline has passed"},
+    "resolved": {"ru": "подведён", "en": "resolved"},
+    "due": {"ru": "срок прошёл, итоги не подведены", "en": "due, not resolved yet"},
+    "open": {"ru": "идёт", "en": "open"},
+    "days": {"ru": "Дни игры", "en": "The game's days"},
+    "starts": {"ru": "начало", "en": "starts"},
+    "unit_d": {"ru": "сут.", "en": "d"},
+    "unit_h": {"ru": "ч", "en": "h"},
+    "unit_m": {"ru": "мин", "en": "min"},
+    "unit_s": {"ru": "с", "en": "s"},
+    "denied": {"ru": "Нужен ключ доступа: откройте адрес, который напечатала команда "
+                     "scraper-mod serve.",
+               "en": "An access key is needed: open the address that scraper-mod serve "
+                     "printed."},
+    "refresh_failed": {"ru": "не удалось обновить", "en": "could not refresh"},
+    "updated": {"ru": "обновлено", "en": "updated"},
+    # the alerts
+    "a_nick": {"ru": "Ник не распознан", "en": "Nick not recognised"},
+    "a_dead": {"ru": "Пост выбывшего", "en": "A post by the dead"},
+    "a_late": {"ru": "Пост после срока", "en": "A late post"},
+    "a_silent": {"ru": "Правка без отметки", "en": "A silent edit"},
+    "a_note": {"ru": "Заметка подсчёта", "en": "A note of the count"},
+    "a_sender": {"ru": "Неизвестный отправитель", "en": "An unknown sender"},
+    "a_moves": {"ru": "Ходы не прочитаны", "en": "The moves could not be read"},
+    "a_publish": {"ru": "Публикация не удалась", "en": "A publication failed"},
+    "a_daemon": {"ru": "Ошибка демона", "en": "A daemon error"},
+    "a_due": {"ru": "Срок дня {day} прошёл, итоги не подведены",
+              "en": "Day {day}'s deadline has passed and it is not resolved"},
+    "a_topic": {"ru": "У дня {day} нет темы", "en": "Day {day} has no topic"},
+    "a_count": {"ru": "Подсчёт не удался", "en": "The count failed"},
+    # the actions
+    "act_move": {"ru": "Перенести срок", "en": "Move the deadline"},
+    "act_open": {"ru": "Открыть тему дня", "en": "Open a day's topic"},
+    "act_publish": {"ru": "Опубликовать посты дня", "en": "Publish the day's posts"},
+    "f_day": {"ru": "день", "en": "day"},
+    "f_time": {"ru": "новый срок (2024-03-18T20:00 или default)",
+               "en": "new deadline (2024-03-18T20:00 or default)"},
+    "f_url": {"ru": "адрес темы (viewtopic.php?t=…)", "en": "topic address (viewtopic.php?t=…)"},
+    "moved_line": {"ru": "День {day}: срок перенесён: {before} → {after}",
+                   "en": "Day {day}: deadline moved: {before} → {after}"},
+    "moved_back": {"ru": "День {day}: срок возвращён по расписанию: {before} → {after}",
+                   "en": "Day {day}: deadline back to the schedule: {before} → {after}"},
+    "next_day_line": {"ru": "День {day}: начало — {start}, срок — {deadline}; следующие дни — за ним",
+                      "en": "Day {day} now runs from {start} to {deadline}; the days after "
+                            "follow on from it"},
+    "in_past_line": {"ru": "Этот срок уже прошёл: запущенный scraper-mod run подведёт итоги "
+                           "дня {day} на следующем шаге",
+                     "en": "That is in the past: a running scraper-mod run resolves day {day} "
+                           "at its next step"},
+    "opened_line": {"ru": "День {day}: тема {topic}", "en": "Day {day}: topic {topic}"},
+    "reopened_line": {"ru": "День {day}: тема заменена: {previous} → {topic}",
+                      "en": "Day {day}: topic changed from {previous} to {topic}"},
+    "published_line": {"ru": "{status}: {kind} → {to}", "en": "{status}: {kind} → {to}"},
+    "nothing_to_publish": {"ru": "Публиковать нечего", "en": "Nothing to publish"},
+}
+
+ROLE_KIND = {
+    "kill": {"ru": "убийство", "en": "kill"},
+    "heal": {"ru": "лечение", "en": "heal"},
+    "check": {"ru": "проверка", "en": "check"},
+    "freeze": {"ru": "заморозка", "en": "freeze"},
+}
+
+MOVE_STATUS = {
+    "counted": {"ru": "засчитано", "en": "counted"},
+    "replaced": {"ru": "заменено более поздним", "en": "replaced"},
+    "late": {"ru": "после срока", "en": "late"},
+    "invalid": {"ru": "не засчитано", "en": "invalid"},
+    "unknown_sender": {"ru": "неизвестный отправитель", "en": "unknown sender"},
+}
+
+
+def word(key: str, lang: str, **fields: object) -> str:
+    """The page's text for ``key`` in ``lang`` (English when the language has none)."""
+    texts = WORDS[key]
+    text = texts.get(lang) or texts["en"]
+    return text.format(**fields) if fields else text
