@@ -874,14 +874,18 @@ def compute_day(ctx, day: int):
     from ..rules.moves import orders_from_moves
     from ..rules.night import resolve_day
     from .tally import tally_day
+    from ..slotbook import resolve_view, with_book
     game = ctx.game
     before = checked_state_before(ctx, day)
     deadline = ctx.calendar().deadline(day)
+    # R10, R11: renamed to the slots' nicks at the deadline, the host's removals dead
+    before, host_kills, book = resolve_view(ctx, before, day=day, cutoff=deadline)
     tally = tally_day(ctx, day, as_of=deadline)
     lynch = _decide_lynch(tally, before, game.rules)
     moves = day_moves(ctx, day, state=before)
     orders = orders_from_moves(moves, before, game.rules)
     result, after = resolve_day(day, before, lynch, orders, game.rules)
+    result = with_book(ctx, result, book, day, host_kills)
     report = build_report(ctx, day, tally=tally, lynch=lynch, moves=moves, orders=orders,
                           before=before, result=result, after=after)
     return report, before, after, lynch, orders

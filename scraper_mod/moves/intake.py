@@ -36,6 +36,7 @@ from ..rules.model import Move, Player
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
 from ..rules.night import NightOrders
 from ..rules.state import GameState, initial_state, stored_state_json, with_named_duty
+from ..slotbook import load_book, resolve_view, slot_users
 from ..store import StoredMessage
 from .grammar import parse_moves, text_has_code
 from .mail import decode_message
@@ -234,7 +235,7 @@ def state_before_day(ctx, day: int) -> GameState:
 def day_requests(ctx, day: int, *, as_of: datetime | None = None) -> list[MoveRequest]:
     """Every move request received for ``day`` (up to ``as_of``)."""
     cal = ctx.calendar()
-    players = ctx.game.players
+    players = slot_users(ctx)   # R10: newcomers send and are named too
     match = _matcher(players)
     letters, _ = _letters(ctx, as_of=as_of)
     window = _day_window(cal, day)
@@ -278,12 +279,16 @@ def _cached_matcher(players: tuple) -> object:
 
 def day_moves(ctx, day: int, *, as_of: datetime | None = None,
               state: GameState | None = None) -> list[Move]:
-    """The day's night moves, judged (R5), from the stored raw messages."""
-    state = state if state is not None else state_before_day(ctx, day)
+    """The day's night moves, judged (R5), from the stored raw messages. ``state``: the
+    state the night starts from, as ``slotbook.resolve_view`` gives it (R10, R11)."""
+    deadline = ctx.calendar().deadline(day)
+    if state is None:
+        state = resolve_view(ctx, state_before_day(ctx, day), day=day, cutoff=deadline)[0]
     g = ctx.game
+    book = load_book(ctx)
     return judge_moves(day_requests(ctx, day, as_of=as_of), state=state,
-                       deadline=ctx.calendar().deadline(day), options=g.rules,
-                       players=g.players, require_code=g.moves.require_code)
+                       deadline=deadline, options=g.rules, players=slot_users(ctx, book),
+                       require_code=g.moves.require_code, book=None if book.empty else book)
 
 
 def day_orders(ctx, day: int, *, as_of: datetime | None = None,
@@ -387,7 +392,8 @@ class _DayJudge:
     def __init__(self, ctx, letters: list[Letter]) -> None:
         self.ctx = ctx
         self.cal = ctx.calendar()
-        self.players = ctx.game.players
+        self.book = load_book(ctx)              # R10, R11
+        self.players = slot_users(ctx, self.book)
         self.match = matcher_for(self.players)
         self.letters = letters
         self._requests: dict[int, list[MoveRequest]] = {}
@@ -407,11 +413,13 @@ class _DayJudge:
             if letter.received_at <= as_of and self._days[letter.message_id] == day:
                 reqs.extend(self.requests(letter))
         if day not in self._states:
-            self._states[day] = state_before_day(self.ctx, day)
+            self._states[day] = resolve_view(self.ctx, state_before_day(self.ctx, day), day=day,
+                                             cutoff=self.cal.deadline(day))[0]
         g = self.ctx.game
         return judge_moves(reqs, state=self._states[day], deadline=self.cal.deadline(day),
-                           options=g.rules, players=g.players,
-                           require_code=g.moves.require_code)
+                           options=g.rules, players=self.players,
+                           require_code=g.moves.require_code,
+                           book=None if self.book.empty else self.book)
 
 
 def build_answer(ctx, letter: Letter, day: int, *, moves: list[Move] | None = None,

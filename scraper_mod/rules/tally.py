@@ -80,7 +80,8 @@ class Tally:
 
     def votes_json(self) -> list[dict]:
         return [{"voter": v.voter, "target": v.target, "post_id": v.post_id,
-                 "at": v.at.isoformat()} for v in self.votes]
+                 "at": v.at.isoformat(), **({"decided": True} if v.decided else {})}
+                for v in self.votes]
 
 
 @dataclass(frozen=True)
