@@ -30,7 +30,7 @@ if TYPE_CHECKING:   # a duck-typed opened game; this module sits below game/ (li
     from .game.context import GameContext
 
 __all__ = ["Decision", "decisions", "load_book", "slot_users", "tally_view", "resolve_view",
-           "with_book", "day_of_instant"]
+           "with_book", "day_of_instant", "report_extras", "book_of"]
 
 
 @dataclass(frozen=True)
@@ -115,11 +115,11 @@ def tally_view(ctx: GameContext, st, *, day: int, cutoff: datetime):
     return st, _index(book.names_at(cutoff)), {"book": book, "index_at": index_at(book)}
 
 
-def resolve_view(ctx: GameContext, before: GameState, *, day: int, cutoff: datetime
-                 ) -> tuple[GameState, tuple[HostKilled, ...], Book]:
+def resolve_view(ctx: GameContext, before: GameState, *, day: int, cutoff: datetime,
+                 book: Book | None = None) -> tuple[GameState, tuple[HostKilled, ...], Book]:
     """The state day ``day`` resolves on (``rules.slots.day_view``), its players in the
-    slots' order (the game file's), the host's removals, and the book."""
-    book = load_book(ctx)
+    slots' order (the game file's), the host's removals, and the book (default: in force)."""
+    book = load_book(ctx) if book is None else book
     if book.empty:
         return before, (), book
     st, killed = day_view(before, book, cutoff=cutoff, day=day)
@@ -127,6 +127,16 @@ def resolve_view(ctx: GameContext, before: GameState, *, day: int, cutoff: datet
     roles = {n: st.roles[n] for n in order if n in st.roles}
     roles.update({n: r for n, r in st.roles.items() if n not in roles})
     return st.evolve(roles=roles), killed, book
+
+
+def report_extras(ctx: GameContext, book: Book, contacts) -> dict:
+    """What a day's report adds for the host (R11.3): every decision, in force or undone,
+    and the newcomers' contacts for their private messages."""
+    rows = decisions(ctx)
+    if not rows:
+        return {}
+    extra = {r.new: r.contact for r in book.replacements if r.contact}
+    return {"decisions": tuple(rows), "contacts": {**contacts, **extra}}
 
 
 def day_of_instant(ctx: GameContext, at: datetime) -> int:

@@ -293,6 +293,7 @@ class DayReport:
     vote_table: str = "list"               # "list" | "code" | "table"
     contacts: Mapping[str, str] = field(default_factory=dict)  # nick -> where his PMs go
     templates: str | None = None           # a game's own templates/ folder, tried first
+    decisions: tuple = ()                  # R10, R11: slotbook.Decision, all (host report)
 
     @property
     def deaths(self) -> tuple[str, ...]:
@@ -874,7 +875,7 @@ def compute_day(ctx, day: int):
     from ..rules.moves import orders_from_moves
     from ..rules.night import resolve_day
     from .tally import tally_day
-    from ..slotbook import resolve_view, with_book
+    from ..slotbook import report_extras, resolve_view, with_book
     game = ctx.game
     before = checked_state_before(ctx, day)
     deadline = ctx.calendar().deadline(day)
@@ -888,6 +889,7 @@ def compute_day(ctx, day: int):
     result = with_book(ctx, result, book, day, host_kills)
     report = build_report(ctx, day, tally=tally, lynch=lynch, moves=moves, orders=orders,
                           before=before, result=result, after=after)
+    report = replace(report, **report_extras(ctx, book, report.contacts))
     return report, before, after, lynch, orders
 
 
