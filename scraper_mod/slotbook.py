@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from functools import lru_cache
-
 from typing import TYPE_CHECKING
 
 from .morphology import inflect

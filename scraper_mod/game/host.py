@@ -136,8 +136,9 @@ def _why(why: str) -> str:
 def _post_day(ctx: GameContext, post_id: int) -> int:
     """The day whose topic holds post ``post_id`` (as stored by the polls)."""
     from ..forum.poller import canonical_topic_url
-    last = max([ctx.calendar().last_due_day(ctx.now()) + 1, *ctx.store.resolutions(), 1])
-    for day in range(1, last + 1):
+    days = {d.number for d in ctx.game.days} | {int(k) for k in
+                                                 ctx.store.get("day_topics", {})}
+    for day in sorted(days):
         topic = ctx.topic_for_day(day)
         if topic and post_id in ctx.store.known_post_ids(canonical_topic_url(topic)):
             return day

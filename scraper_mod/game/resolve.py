@@ -874,8 +874,8 @@ def compute_day(ctx, day: int):
     from ..moves.intake import day_moves
     from ..rules.moves import orders_from_moves
     from ..rules.night import resolve_day
-    from .tally import tally_day
     from ..slotbook import report_extras, resolve_view, with_book
+    from .tally import tally_day
     game = ctx.game
     before = checked_state_before(ctx, day)
     deadline = ctx.calendar().deadline(day)

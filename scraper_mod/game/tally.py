@@ -27,8 +27,8 @@ from ..rules.model import Vote
 from ..rules.names import name_index
 from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
-from .context import GameContext
 from ..slotbook import tally_view
+from .context import GameContext
 
 __all__ = ["DayState", "DayTally", "state_before_day", "tally_day", "vote_report",
            "day_versions", "post_link", "board_root"]

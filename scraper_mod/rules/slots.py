@@ -25,7 +25,7 @@ way ``rules.votes`` reads a post. Pure: no I/O, no clock.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
