@@ -22,8 +22,7 @@ from scraper_mod.rules.moves import MoveRequest, judge_moves, orders_from_moves
 from scraper_mod.rules.names import NameIndex
 from scraper_mod.rules.night import NightOrders
 from scraper_mod.rules.replay import DayInput, play_day
-from scraper_mod.rules.slots import (EMPTY, HostKill, Replacement, VoteDecision, build_book,
-                                     day_view)
+from scraper_mod.rules.slots import EMPTY, HostKill, Replacement, VoteDecision, build_book, day_view
 from scraper_mod.rules.state import initial_state
 from scraper_mod.rules.tally import count_votes
 from scraper_mod.rules.votes import extract_votes
