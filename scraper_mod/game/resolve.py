@@ -890,6 +890,8 @@ def compute_day(ctx, day: int):
     report = build_report(ctx, day, tally=tally, lynch=lynch, moves=moves, orders=orders,
                           before=before, result=result, after=after)
     report = replace(report, **report_extras(ctx, book, report.contacts))
+    if report.reveal is not None and not book.empty:   # the list as committed to (R3.1)
+        report = replace(report, reveal=_reveal(ctx, initial_game_state(ctx)))
     return report, before, after, lynch, orders
 
 
