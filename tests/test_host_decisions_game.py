@@ -194,3 +194,61 @@ def test_R10_R11_a_whole_game_with_a_replacement_and_a_removal(game, capsys):
         {"voter": "Вася", "target": "Вася", "post_id": own, "at": "2024-04-11T13:00:00+03:00",
          "decided": True}]
     assert tally3["lynch"] == {"player": "Вася", "by": "votes"}
+
+
+# -- on autopilot: a decision on a posted day edits the posted newspaper ---------------------
+
+PASSWORD = "host-pw-15"
+
+
+def test_R11_3_R12_2_a_decision_on_a_published_day_edits_the_posted_newspaper(tmp_path,
+                                                                              monkeypatch):
+    """Day 1 is resolved and posted by the autopilot; the host then replaces Маша by Лиса from
+    12:00 and removes Таня at 19:00 of day 1. Day 1 is resolved again (Таня's 16:00 vote no
+    longer counts: 3:3, the random list jails Петя), the posted newspaper is edited in place,
+    and Лиса's role card goes out as the board's PM."""
+    from scraper_mod.clock import FakeClock
+    from scraper_mod.game.context import open_game
+    from scraper_mod.game.host import decide_kill, replace_player
+    from scraper_mod.game.resolve import resolve_day_files
+    from scraper_mod.posts.publish import auto_publish
+
+    monkeypatch.setenv("SCRAPER_MOD_FORUM_PASSWORD", PASSWORD)
+    clock = FakeClock(msk(9, 20, 30))
+    with LocalBoard(language="ru", clock=clock, username="Ведущий", password=PASSWORD) as board:
+        for nick, uid in IDS.items():
+            board.add_user(nick, uid)
+        board.forums[4] = "Итоги"
+        folder, _ = build(tmp_path, board, "ru")
+        results = board.add_topic("Итоги", forum_id=4)
+        board.add_post("Ведущий", 2, "Газеты — здесь.", msk(8, 21), topic=results)
+        toml = folder / "game.toml"
+        toml.write_text(toml.read_text(encoding="utf-8").replace(
+            "[forum]\n", '[forum]\nusername = "Ведущий"\n', 1) + f"""
+[publish]
+mode = "auto"
+results_topic = "{board.url}viewtopic.php?t={results}"
+day_topic = "reply"
+""", encoding="utf-8")
+        ctx = open_game(folder, clock=clock)
+        try:
+            first = resolve_day_files(ctx, 1)
+            assert first.result.lynched.player == "Коля"
+            assert {o.status for o in auto_publish(ctx)} == {"posted"}
+            paper = board.topics[results].posts[-1]
+            assert "садится [b]Коля[/b]" in paper.body
+
+            swap = replace_player(ctx, "Маша", "Лиса", at=msk(9, 12), why="ушла")
+            assert swap.rewritten == (1,) and "role-card Лиса posted" in swap.published
+            assert board.sent_pms_log[-1][2] == IDS["Лиса"]
+            assert "Комиссар" in board.sent_pms_log[-1][4]
+
+            kill = decide_kill(ctx, "Таня", at=msk(9, 19), why="неактивность")
+            assert kill.rewritten == (1,) and "newspaper" in " ".join(kill.published)
+        finally:
+            ctx.close()
+        edited = board.topics[results].posts[-1]
+        assert edited.post_id == paper.post_id and len(board.topics[results].posts) == 2
+        assert "Удаление из игры по решению ведущего: [b]Таня[/b] ([i]ВСБ[/i])" in edited.body
+        assert "Замена: [b]Лиса[/b] вместо игрока [b]Маша[/b]" in edited.body
+        assert "садится [b]Петя[/b]" in edited.body
