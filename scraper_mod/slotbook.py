@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from .morphology import inflect
 from .rules.model import DayResult, HostKilled, Player, Replaced
@@ -78,12 +78,21 @@ def load_book(ctx: GameContext) -> Book:
 
 def slot_users(ctx: GameContext, book: Book | None = None) -> tuple[Player, ...]:
     """The game file's players, then every newcomer (with the contact ``replace`` was
-    given): whom a message may come from and whom a move may name."""
+    given and the slot's code): whom a message may come from and whom a move may name."""
     book = load_book(ctx) if book is None else book
     players = tuple(ctx.game.players)
     if book.empty:
         return players
-    return players + tuple(Player(nick=r.new, contact=r.contact) for r in book.replacements)
+    return players + tuple(Player(nick=r.new, contact=r.contact, code=slot_code(ctx, book, r.new))
+                           for r in book.replacements)
+
+
+def slot_code(ctx: GameContext, book: Book, nick: str) -> str | None:
+    """The secret move code of the slot ``nick`` holds (a newcomer inherits it with the role
+    card, when the game uses codes)."""
+    slot = book.slot_of(nick)
+    first = slot.first if slot is not None else nick
+    return next((p.code for p in ctx.game.players if p.nick == first), None)
 
 
 @lru_cache(maxsize=64)
@@ -91,12 +100,13 @@ def _index(names: tuple) -> NameIndex:
     return name_index(names, inflect=inflect)
 
 
-def index_at(book: Book):
+def index_at(book: Book) -> Callable[[datetime], NameIndex]:
     """instant -> the name index of the names live then (R2.3 at each instant, R10.2)."""
     return lambda t: _index(book.names_at(t))
 
 
-def tally_view(ctx: GameContext, st, *, day: int, cutoff: datetime):
+def tally_view(ctx: GameContext, st: Any, *, day: int, cutoff: datetime
+               ) -> tuple[Any, NameIndex | None, dict]:
     """A vote count's ``DayState`` as the book sees it at ``cutoff``, its name index and the
     extra arguments of ``extract_votes``: ``(DayState, index or None, kwargs)``."""
     book = load_book(ctx)

@@ -27,7 +27,15 @@ from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.deal import effective_duty, effective_players, role_card, safe_filename
 from ..rules.slots import Book
-from ..slotbook import Decision, book_of, day_of_instant, decisions, load_book, resolve_view
+from ..slotbook import (
+    Decision,
+    book_of,
+    day_of_instant,
+    decisions,
+    load_book,
+    resolve_view,
+    slot_code,
+)
 from .context import GameContext
 from .resolve import initial_game_state, resolve_day_files
 
@@ -285,7 +293,7 @@ def _role_card(ctx: GameContext, new: str, at: datetime) -> Path | None:
     st = _state_at(ctx, book, at)
     duty = st.duty or effective_duty(ctx.game, deal)
     card = role_card(new, st.roles, duty=book.nick_at(duty, at) if duty else None,
-                     title=ctx.game.title)
+                     code=slot_code(ctx, book, new), title=ctx.game.title)
     text = render_text("role-card", ctx.game.language, "txt", **card)
     path = ctx.game.out_dir / "role-cards" / f"{safe_filename(new)}.txt"
     write_atomic(path, text)

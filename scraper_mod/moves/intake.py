@@ -294,7 +294,9 @@ def day_moves(ctx, day: int, *, as_of: datetime | None = None,
 def day_orders(ctx, day: int, *, as_of: datetime | None = None,
                state: GameState | None = None) -> NightOrders:
     """The night's orders for resolution (R5.2 mafia choice, R5.3-R5.6)."""
-    state = state if state is not None else state_before_day(ctx, day)
+    if state is None:   # as day_moves judges on it (R10, R11)
+        state = resolve_view(ctx, state_before_day(ctx, day), day=day,
+                             cutoff=ctx.calendar().deadline(day))[0]
     return orders_from_moves(day_moves(ctx, day, as_of=as_of, state=state), state, ctx.game.rules)
 
 
