@@ -252,3 +252,31 @@ day_topic = "reply"
         assert "Удаление из игры по решению ведущего: [b]Таня[/b] ([i]ВСБ[/i])" in edited.body
         assert "Замена: [b]Лиса[/b] вместо игрока [b]Маша[/b]" in edited.body
         assert "садится [b]Петя[/b]" in edited.body
+
+
+def test_R10_1_the_newcomer_gets_the_slots_role_card_and_secret_code(tmp_path):
+    """In a game with secret move codes the newcomer inherits the slot's code: it is on the
+    role card, and a move with it counts for the slot; one without it does not."""
+    from scraper_mod.clock import FakeClock
+    from scraper_mod.game.context import open_game
+    from scraper_mod.game.host import replace_player
+    from scraper_mod.moves.intake import day_moves, poll_moves
+
+    with LocalBoard(language="ru", clock=lambda: msk(12, 9)) as board:
+        folder, _ = build(tmp_path, board, "ru")
+    toml = folder / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8")
+                    .replace('contact = "masha@example.org"\n',
+                             'contact = "masha@example.org"\ncode = "M-417"\n')
+                    .replace('path = "moves"\n', 'path = "moves"\nrequire_code = true\n'),
+                    encoding="utf-8")
+    mail(folder, "d2-coded", "lisa@example.org", "проверить Вася\nкод: M-417", msk(10, 18, 40))
+    ctx = open_game(folder, clock=FakeClock(msk(10, 12, 30)))
+    try:
+        done = replace_player(ctx, "Маша", "Лиса", at=msk(10, 12), contact="lisa@example.org")
+        assert "M-417" in done.card.read_text(encoding="utf-8")
+        poll_moves(ctx, send=False)
+        lisa = [(m.status, m.reason) for m in day_moves(ctx, 2) if m.player == "Лиса"]
+    finally:
+        ctx.close()
+    assert lisa == [("unknown_sender", "code_missing"), ("counted", "")]
