@@ -76,15 +76,20 @@ def load_book(ctx: GameContext) -> Book:
     return book_of(ctx.game.players, rows)
 
 
-def slot_users(ctx: GameContext, book: Book | None = None) -> tuple[Player, ...]:
+def slot_users(ctx: GameContext, book: Book | None = None, *, at: datetime | None = None
+               ) -> tuple[Player, ...]:
     """The game file's players, then every newcomer (with the contact ``replace`` was
-    given and the slot's code): whom a message may come from and whom a move may name."""
+    given and the slot's code): whom a message may come from and whom a move may name.
+    With ``at``, only the newcomers in the game by then: a move's target is matched against
+    the names live when it was received (R2.3 at each instant)."""
     book = load_book(ctx) if book is None else book
     players = tuple(ctx.game.players)
     if book.empty:
         return players
+    utc = at.astimezone(timezone.utc) if at is not None else None
     return players + tuple(Player(nick=r.new, contact=r.contact, code=slot_code(ctx, book, r.new))
-                           for r in book.replacements)
+                           for r in book.replacements
+                           if utc is None or r.at.astimezone(timezone.utc) <= utc)
 
 
 def slot_code(ctx: GameContext, book: Book, nick: str) -> str | None:

@@ -280,3 +280,30 @@ def test_R10_1_the_newcomer_gets_the_slots_role_card_and_secret_code(tmp_path):
     finally:
         ctx.close()
     assert lisa == [("unknown_sender", "code_missing"), ("counted", "")]
+
+
+def test_R2_3_R10_a_move_target_is_matched_against_the_names_live_when_it_came(tmp_path):
+    """Ирина's alias «Лисичка» resembles the newcomer Лиса: «Лис» names Ирина before the
+    replacement at 12:00 and is ambiguous after it."""
+    from scraper_mod.clock import FakeClock
+    from scraper_mod.game.context import open_game
+    from scraper_mod.game.host import replace_player
+    from scraper_mod.moves.intake import day_moves, poll_moves
+
+    with LocalBoard(language="ru", clock=lambda: msk(12, 9)) as board:
+        folder, _ = build(tmp_path, board, "ru")
+    toml = folder / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        'contact = "irina@example.org"\n',
+        'contact = "irina@example.org"\naliases = ["Лисичка"]\n'), encoding="utf-8")
+    mail(folder, "d2-heal-1", "irina@example.org", "лечу Лис", msk(10, 11))
+    mail(folder, "d2-heal-2", "irina@example.org", "лечу Лис", msk(10, 13))
+    ctx = open_game(folder, clock=FakeClock(msk(10, 12, 30)))
+    try:
+        replace_player(ctx, "Маша", "Лиса", at=msk(10, 12), contact="lisa@example.org")
+        poll_moves(ctx, send=False)
+        heals = [(m.target, m.status, m.reason) for m in day_moves(ctx, 2)
+                 if m.player == "Ирина"]
+    finally:
+        ctx.close()
+    assert heals == [("Ирина", "counted", ""), (None, "invalid", "ambiguous_target")]

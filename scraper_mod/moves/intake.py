@@ -235,8 +235,7 @@ def state_before_day(ctx, day: int) -> GameState:
 def day_requests(ctx, day: int, *, as_of: datetime | None = None) -> list[MoveRequest]:
     """Every move request received for ``day`` (up to ``as_of``)."""
     cal = ctx.calendar()
-    players = slot_users(ctx)   # R10: newcomers send and are named too
-    match = _matcher(players)
+    book = load_book(ctx)   # R10: newcomers send and are named from their instant on
     letters, _ = _letters(ctx, as_of=as_of)
     window = _day_window(cal, day)
     out: list[MoveRequest] = []
@@ -244,7 +243,8 @@ def day_requests(ctx, day: int, *, as_of: datetime | None = None) -> list[MoveRe
         if window is not None and not window[0] <= _utc(letter.received_at) < window[1]:
             continue  # not this day's (message_day would say so, more slowly)
         if message_day(cal, letter.received_at) == day:
-            out.extend(requests_from_letter(letter, players, match))
+            players = slot_users(ctx, book, at=letter.received_at)
+            out.extend(requests_from_letter(letter, players, _matcher(players)))
     return out
 
 
@@ -396,7 +396,6 @@ class _DayJudge:
         self.cal = ctx.calendar()
         self.book = load_book(ctx)              # R10, R11
         self.players = slot_users(ctx, self.book)
-        self.match = matcher_for(self.players)
         self.letters = letters
         self._requests: dict[int, list[MoveRequest]] = {}
         self._states: dict[int, GameState] = {}
@@ -405,8 +404,9 @@ class _DayJudge:
 
     def requests(self, letter: Letter) -> list[MoveRequest]:
         if letter.message_id not in self._requests:
-            self._requests[letter.message_id] = requests_from_letter(letter, self.players,
-                                                                     self.match)
+            players = slot_users(self.ctx, self.book, at=letter.received_at)     # R10, R2.3
+            self._requests[letter.message_id] = requests_from_letter(letter, players,
+                                                                     _matcher(players))
         return self._requests[letter.message_id]
 
     def moves(self, day: int, *, as_of: datetime) -> list[Move]:
