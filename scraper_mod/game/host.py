@@ -23,10 +23,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import ConfigError, RulesError, ScraperModError
+from ..forum.poller import canonical_topic_url
 from ..posts.dayfolder import write_atomic
+from ..posts.publish import auto_publish, plan_role_cards, publish_items
 from ..posts.render import render_text
 from ..rules.deal import effective_duty, effective_players, role_card, safe_filename
 from ..rules.slots import Book
+from ..rules.state import GameState
 from ..slotbook import (
     Decision,
     book_of,
@@ -98,7 +101,6 @@ def _slot_nick(ctx: GameContext, book: Book, nick: str, at: datetime) -> str:
 def _state_at(ctx: GameContext, book: Book, at: datetime):
     """The game state at ``at`` as the last resolution before it left it, named and with the
     removals as the book has them then."""
-    from ..rules.state import GameState
     day = day_of_instant(ctx, at)
     earlier = {d: r for d, r in ctx.store.resolutions().items() if d < day}
     if earlier and isinstance(earlier[max(earlier)].get("state"), dict):
@@ -143,7 +145,6 @@ def _why(why: str) -> str:
 
 def _post_day(ctx: GameContext, post_id: int) -> int:
     """The day whose topic holds post ``post_id`` (as stored by the polls)."""
-    from ..forum.poller import canonical_topic_url
     days = {d.number for d in ctx.game.days} | {int(k) for k in
                                                  ctx.store.get("day_topics", {})}
     for day in sorted(days):
@@ -273,7 +274,6 @@ def _apply(ctx: GameContext, day: int, k: int | None, *, card_for: str | None = 
         rewritten = (first, *out.rewritten)
     published: list[str] = []
     if ctx.game.publish.mode == "auto":
-        from ..posts.publish import auto_publish, plan_role_cards, publish_items
         outcomes = list(auto_publish(ctx))
         if card_for and ctx.game.publish.private_messages:
             items = [i for i in plan_role_cards(ctx) if i.to == card_for]
