@@ -149,6 +149,8 @@ def test_R10_R11_a_whole_game_with_a_replacement_and_a_removal(game, capsys):
     run(capsys, "tally", g, "--day", "3", "--format", "json")
     run(capsys, "decide", g, "kill", "Таня", "--at", "2024-04-11T12:00", "--why",
         "неактивность")
+    text = run(capsys, "resolve", g, "--day", "3", "--offline")
+    assert "  removed by the host: Таня (vsb) at 2024-04-11T12:00:00+03:00" in text
     day3 = resolve(capsys, folder, 3)
     assert day3["host_kills"] == [{"player": "Таня", "role": "vsb",
                                    "at": "2024-04-11T12:00:00+03:00", "why": "неактивность"}]
