@@ -297,6 +297,7 @@ def test_R2_3_R10_R11_extraction_by_slot_on_a_phpbb_topic(topic_versions):
     assert (ids[2], "ambiguous_name") in why             # after 12:00 «Кот» is two players
     assert (ids[3], "replaced_player") in why
     assert notes.posts_per_player["Котя"] == 1           # the old user's post before 12:00
+    assert not [n for n in notes.notes if "Ира" in n]     # the old user is no impostor
     tally = count_votes(votes, alive=st.alive)
     assert {c.target: c.votes for c in tally.counts} == {"Котя": 2, "Вася": 1, "Эль": 1,
                                                          "Коля": 1}

@@ -465,8 +465,9 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                     rejected.append(Rejection(post_id, author, frag.text, timing))
             continue
         nick, how = _author(ctx, first, first.posted_at)
-        if nick is not None and not how:
-            posts_per[nick] += 1
+        if nick is not None:
+            if not how:     # R10.2: the old user's posts after the replacement are not the slot's
+                posts_per[nick] += 1
         elif _player_nick(ctx, author, None) is not None:
             notes.append(note_text("foreign_account", lang, post_id=post_id, author=author,
                                    author_id=first.author_id))
