@@ -57,8 +57,8 @@ def build(tmp_path: Path, board: LocalBoard, lang: str) -> tuple[Path, dict]:
     }
     for day, votes in script.items():
         topics[day] = board.add_topic(f"День {day}")
-        board.add_post("Ведущий", 2, f"[b]День {day}.[/b]", msk(8 + day, 21) if day > 1
-                       else msk(8, 21), topic=topics[day])
+        board.add_post("Ведущий", 2, f"[b]День {day}.[/b]", msk(7 + day, 21),   # the day's start
+                       topic=topics[day])
         for voter, target, at in votes:
             posts[f"{day}:{voter}:{at:%H}"] = board.add_post(
                 voter, IDS[voter], f"Голосую: [color=red]{target}[/color]", at,
