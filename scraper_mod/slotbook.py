@@ -61,11 +61,12 @@ def book_of(players, rows: list[Decision]) -> Book:
     live = [d for d in rows if d.in_force]
     return build_book(
         players,
-        [Replacement(d.nick or "", d.new or "", d.at, k=d.k, contact=d.contact, why=d.why)
-         for d in live if d.kind == "replace"],
-        [VoteDecision(int(d.post_id), d.new or None, why=d.why, k=d.k)
+        [Replacement(d.nick or "", d.new or "", d.at or d.made_at, k=d.k, contact=d.contact,
+                     why=d.why) for d in live if d.kind == "replace"],
+        [VoteDecision(d.post_id or 0, d.new or None, why=d.why, k=d.k)
          for d in live if d.kind == "vote"],
-        [HostKill(d.nick or "", d.at, why=d.why, k=d.k) for d in live if d.kind == "kill"])
+        [HostKill(d.nick or "", d.at or d.made_at, why=d.why, k=d.k)
+         for d in live if d.kind == "kill"])
 
 
 def load_book(ctx: GameContext) -> Book:

@@ -10,12 +10,13 @@ time and reason, and can be taken back; each resolves the resolved days it touch
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from .common import add_game_argument, parse_time_arg, print_json
 from .replace import _print_effects
 
 
-def register(sub) -> None:
+def register(sub: Any) -> None:   # argparse's (private) _SubParsersAction
     p = sub.add_parser("decide", help="the host's decisions (R11): how a post reads, removing "
                                       "a player; list them, take one back")
     add_game_argument(p)      # CONTRACT: `decide GAME ACTION ...`
@@ -96,7 +97,7 @@ def run_list(args: argparse.Namespace) -> int:
             print("no decisions")
         for d in rows:
             print(f"{d.k:>3}  {d.kind:7}  {t(d.at) or t(d.made_at)}  {_what(d)}  "
-                  f"{'in force' if d.in_force else 'undone ' + t(d.undone_at)}"
+                  f"{'in force' if d.in_force else f'undone {t(d.undone_at)}'}"
                   + (f"  why: {d.why}" if d.why else ""))
     finally:
         ctx.close()

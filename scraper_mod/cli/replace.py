@@ -9,11 +9,12 @@ replacement touches is resolved again (and, on autopilot, edited on the board).
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from .common import add_game_argument, parse_time_arg, print_json
 
 
-def register(sub) -> None:
+def register(sub: Any) -> None:   # argparse's (private) _SubParsersAction
     p = sub.add_parser(
         "replace", help="a newcomer takes a player's slot from a time on (R10)",
         description="NEW takes OLD's slot from TIME (default: now): role, alive, moves, "

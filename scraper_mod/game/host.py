@@ -232,7 +232,7 @@ def undo_decision(ctx: GameContext, k: int) -> Changed:
     if found is None:
         raise RulesError(f"there is no decision {k}",
                          hint=f"see the numbers with: scraper-mod decide {ctx.game.folder} list")
-    if not found.in_force:
+    if found.undone_at is not None:
         raise RulesError(f"decision {k} was already taken back "
                          f"({_local(ctx, found.undone_at)})")
     rest = [d for d in rows if d.k != k]
@@ -241,8 +241,10 @@ def undo_decision(ctx: GameContext, k: int) -> Changed:
     except RulesError as e:
         raise RulesError(f"decision {k} cannot be taken back alone: {e.message}",
                          hint="take back the later replacement of that slot first") from None
-    day = _post_day(ctx, found.post_id) if found.kind == "vote" else day_of_instant(ctx,
-                                                                                  found.at)
+    if found.kind == "vote":
+        day = _post_day(ctx, found.post_id or 0)
+    else:
+        day = day_of_instant(ctx, found.at or found.made_at)
     ctx.store.undo_host_decision(k, at=ctx.now())
     ctx.store.log_event("decide_undo", {"k": k}, at=ctx.now())
     rewritten, published = _apply(ctx, day, None)

@@ -44,6 +44,7 @@ from ..rules.model import ROLE_NAMES, DayResult, Move, Role, RuleOptions, Vote
 from ..rules.moves import REASONS as MOVE_REASONS
 from ..rules.notes import Note
 from ..rules.state import with_named_duty
+from ..slotbook import report_extras, resolve_view, with_book
 
 # ---------------------------------------------------------------------------------------------
 # Formatting helpers handed to the templates as ``fmt``
@@ -874,7 +875,6 @@ def compute_day(ctx, day: int):
     from ..moves.intake import day_moves
     from ..rules.moves import orders_from_moves
     from ..rules.night import resolve_day
-    from ..slotbook import report_extras, resolve_view, with_book
     from .tally import tally_day
     game = ctx.game
     before = checked_state_before(ctx, day)

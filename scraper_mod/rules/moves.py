@@ -143,7 +143,7 @@ def judge_moves(requests: Sequence[MoveRequest], *, state, deadline: datetime,
         if key not in senders:
             senders[key] = identify(req.sender, players, via=req.via)
         sender, req, slot_how = _by_slot(req, senders[key], book, deadline)
-        if slot_how:
+        if slot_how and sender is not None:
             judged.append(Move(player=sender.nick, role=None, kind=req.kind, target=req.target,
                                received_at=req.received_at, status=slot_how[0],
                                reason=slot_how[1], message_id=req.message_id))

@@ -104,10 +104,14 @@ def play_day(state: GameState, day: DayInput, options: RuleOptions, *,
 
 def _orders_by_slot(orders: NightOrders, book: Book, deadline: datetime) -> NightOrders:
     """The night's orders with every nick named by its slot's nick at the deadline (R10)."""
-    r = lambda n: book.nick_at(n, deadline) if n is not None else None  # noqa: E731
-    return NightOrders(**{k: (tuple(r(x) for x in v) if isinstance(v, tuple) else
-                              v if k == "mafia_story" else r(v))
-                          for k, v in orders.__dict__.items()})
+    def r(n: str | None) -> str | None:
+        return book.nick_at(n, deadline) if n is not None else None
+    o = orders
+    return replace(o, mafia_kill=r(o.mafia_kill), mafia_by=r(o.mafia_by),
+                   maniac_kill=r(o.maniac_kill), maniac=r(o.maniac), heal=r(o.heal),
+                   doctor=r(o.doctor), check=r(o.check), checker=r(o.checker),
+                   freeze=r(o.freeze), boss=r(o.boss),
+                   mafia_also=tuple(book.nick_at(n, deadline) for n in o.mafia_also))
 
 
 def replay(state: GameState, days: Iterable[DayInput], options: RuleOptions = RuleOptions(),

@@ -92,7 +92,7 @@ class Slot:
         """The slot's nick at ``t`` (``None``: its latest)."""
         nick = self.users[0][0]
         for n, since in self.users[1:]:
-            if t is None or _utc(since) <= _utc(t):
+            if t is None or since is None or _utc(since) <= _utc(t):
                 nick = n
         return nick
 
@@ -136,9 +136,10 @@ class Book:
         ``(slot, "replaced")`` for the old user after the replacement, ``(slot,
         "not_yet")`` for a newcomer before it; ``(None, "")`` for a non-player."""
         s = self.slot_of(author)
-        if s is None:
+        span = s.span(author) if s is not None else None
+        if s is None or span is None:
             return None, ""
-        since, until = s.span(author)
+        since, until = span
         if since is not None and _utc(t) < _utc(since):
             return s, "not_yet"
         if until is not None and _utc(t) >= _utc(until):

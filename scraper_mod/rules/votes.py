@@ -53,12 +53,12 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .colors import DEFAULT_TEXT_COLORS, is_vote_color
 from .model import RuleOptions, Vote
 from .names import Match, NameIndex
-from .slots import Book
+from .slots import Book, VoteDecision
 from .tally import Rejection
 
 if TYPE_CHECKING:  # the parser's value type only; rules/ imports nothing of forum/ at run time
@@ -321,7 +321,7 @@ class _Ctx:
     book: Book | None = None                           # R10, R11: slots and decisions
     cutoff: datetime | None = None
     rename: dict = field(default_factory=dict)         # any nick of a slot -> its nick now
-    index_at: object = None                            # instant -> NameIndex live then
+    index_at: Callable[[datetime], NameIndex] | None = None   # instant -> names live then
 
     _colors: dict = field(default_factory=dict)        # color -> is a vote color
     _targets: dict = field(default_factory=dict)       # id(post) -> (post, targets, failed)
@@ -394,7 +394,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                   index: NameIndex | None = None, lang: str = "en",
                   deadline_posts: Mapping[int, Post] | None = None,
                   deadline_read_failed: str | None = None,
-                  book: Book | None = None, index_at=None,
+                  book: Book | None = None,
+                  index_at: Callable[[datetime], NameIndex] | None = None,
                   ) -> tuple[list[Vote], list[Rejection], VoteNotes]:
     """R2, R8.1: the day's vote events as of ``as_of`` (default and at most: the deadline).
 
@@ -537,8 +538,9 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                 rejected.append(Rejection(post_id, author, frag.text, voter_reason))
             continue
         voter = _author(ctx, post, _vote_time(*stood))[0] or author
-        if decision is not None:   # R11.1: the post reads as the host decided
-            _decided(ctx, decision, post_id, author, voter, frags, stood, votes, rejected)
+        if decision is not None and ctx.book is not None:   # R11.1: as the host decided
+            _decided(ctx, ctx.book, decision, post_id, author, voter, frags, stood, votes,
+                     rejected)
             continue
 
         targets, failed = _targets(ctx, post)
@@ -602,16 +604,16 @@ def _author(ctx: _Ctx, post: Post, at: datetime) -> tuple[str | None, str]:
     return slot.nick_at(ctx.cutoff), how
 
 
-def _decided(ctx: _Ctx, decision, post_id: int, author: str, voter: str, frags: list,
-             stood: tuple[Post, datetime], votes: list[Vote], rejected: list[Rejection]
-             ) -> None:
+def _decided(ctx: _Ctx, book: Book, decision: VoteDecision, post_id: int, author: str,
+             voter: str, frags: list, stood: tuple[Post, datetime], votes: list[Vote],
+             rejected: list[Rejection]) -> None:
     """R11.1: a post the host decided: a vote for the decision's target, or none (the
     voter's previous vote stands); the target is still a living player (R2.8)."""
     written = ", ".join(f.text for f in frags)
     if decision.target is None:
         rejected.append(Rejection(post_id, author, written, "decided_no_vote"))
         return
-    target = ctx.book.nick_at(decision.target, ctx.cutoff)
+    target = book.nick_at(decision.target, ctx.cutoff)
     if target not in ctx.alive:
         rejected.append(Rejection(post_id, author, target, "dead_target"))
     elif target == voter and not ctx.options.self_votes:
