@@ -4,6 +4,8 @@ Raw bytes are stored before anything interprets them (``fetches`` for forum page
 ``messages`` for night-move mail), so any day can be recomputed later. Parsed post versions
 are appended to ``post_versions`` only when their content hash changes.
 """
+# long: the one module with SQL (a house rule tests/test_architecture.py checks): every table's
+# reads and writes and the migrations stay together so each statement's schema is in view
 
 from __future__ import annotations
 
@@ -122,6 +124,22 @@ MIGRATIONS: list[str] = [
         error TEXT,
         updated_at TEXT NOT NULL,
         PRIMARY KEY (game, day, kind, recipient)
+    );
+    """,
+    # 5: replacements and the host's decisions (RULES R10, R11), one numbering K for all;
+    # taking one back marks it (undone_at), never deletes it
+    """
+    CREATE TABLE host_decisions (
+        k INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,                -- replace | vote | kill
+        made_at TEXT NOT NULL,             -- when the host made it (UTC ISO)
+        at TEXT,                           -- replace, kill: the instant it takes effect
+        nick TEXT,                         -- replace: the old nick, kill: the player
+        new TEXT,                          -- replace: the newcomer, vote: the target
+        post_id INTEGER,                   -- vote: the post
+        contact TEXT,                      -- replace: the newcomer's contact if given
+        why TEXT NOT NULL DEFAULT '',
+        undone_at TEXT                     -- when it was taken back (NULL: in force)
     );
     """,
 ]
@@ -550,6 +568,42 @@ class Store:
         keys = ("day", "kind", "recipient", "status", "sha256", "post_id", "url", "error",
                 "updated_at")
         return [dict(zip(keys, r)) for r in self.db.execute(q + " ORDER BY day, rowid", args)]
+
+    # -- replacements and the host's decisions (R10, R11) -------------------------------------
+    _DECISION_KEYS = ("k", "kind", "made_at", "at", "nick", "new", "post_id", "contact", "why",
+                      "undone_at")
+
+    def add_host_decision(self, kind: str, *, made_at: datetime, at: datetime | None = None,
+                          nick: str | None = None, new: str | None = None,
+                          post_id: int | None = None, contact: str | None = None,
+                          why: str = "") -> int:
+        """Record one replacement or decision; returns its number K."""
+        cur = self.db.execute(
+            "INSERT INTO host_decisions (kind, made_at, at, nick, new, post_id, contact, why) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (kind, _iso(made_at), _iso(at) if at is not None else None, nick, new, post_id,
+             contact, why))
+        if cur.lastrowid is None:      # sqlite3 always sets it after an INSERT
+            raise StorageError("the host's decision was not recorded", path=self.path)
+        return cur.lastrowid
+
+    def host_decisions(self) -> list[dict]:
+        """Every replacement and decision, in force or undone, by K; instants as datetimes."""
+        out = []
+        for row in self.db.execute("SELECT k, kind, made_at, at, nick, new, post_id, contact, "
+                                   "why, undone_at FROM host_decisions ORDER BY k"):
+            d = dict(zip(self._DECISION_KEYS, row))
+            for key in ("made_at", "at", "undone_at"):
+                if d[key] is not None:
+                    d[key] = datetime.fromisoformat(d[key])
+            out.append(d)
+        return out
+
+    def undo_host_decision(self, k: int, *, at: datetime) -> bool:
+        """Mark decision K taken back; False when there is no such K in force."""
+        cur = self.db.execute("UPDATE host_decisions SET undone_at=? WHERE k=? AND undone_at "
+                              "IS NULL", (_iso(at), k))
+        return cur.rowcount == 1
 
     def log_event(self, kind: str, data: dict, *, at: datetime) -> None:
         self.db.execute("INSERT INTO events (at, kind, data) VALUES (?, ?, ?)",

@@ -169,7 +169,7 @@ def test_resolve_day_1_writes_every_post(game, clock):
     assert json.loads(files["result.json"]) == r.to_json()
     assert list(json.loads(files["result.json"])) == ["day", "lynched", "killed", "saved",
                                                       "frozen", "checks", "promoted", "alive",
-                                                      "winner"]
+                                                      "winner", "host_kills", "replacements"]
     stored = ctx.store.resolution(1)
     assert stored["state"]["commissar"] == "Петя" and "Маша" not in stored["state"]["alive"]
     assert stored["alive"] == list(r.alive)

@@ -82,6 +82,10 @@ def summary(out: ResolveOutcome) -> str:
         lines.append(f"  jailed: {r.lynched.player} ({r.lynched.role.value}, by {r.lynched.by})")
     else:
         lines.append("  jailed: nobody")
+    for x in r.replacements:        # R10
+        lines.append(f"  replaced: {x.old} -> {x.new} from {x.at.isoformat()}")
+    for k in r.host_kills:          # R11.2
+        lines.append(f"  removed by the host: {k.player} ({k.role.value}) at {k.at.isoformat()}")
     if r.killed:
         lines.append("  killed: " + ", ".join(f"{d.player} ({d.role.value}, by {d.by})"
                                               for d in r.killed))

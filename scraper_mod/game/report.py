@@ -123,6 +123,7 @@ class DayReport:
     vote_table: str = "list"               # "list" | "code" | "table"
     contacts: Mapping[str, str] = field(default_factory=dict)  # nick -> where his PMs go
     templates: str | None = None           # a game's own templates/ folder, tried first
+    decisions: tuple = ()                  # R10, R11: slotbook.Decision, all (host report)
     max_post_chars: int = 60000            # the board's post limit: a longer newspaper is split
     max_story_chars: int = 3000            # what of the murder story the newspaper quotes
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, Sequence
@@ -41,6 +41,7 @@ from ..rules.notes import Note
 from ..rules.state import GameState, with_named_duty
 from ..rules.tally import Lynch, decide_lynch
 from ..rules.votes import reason_text
+from ..slotbook import report_extras, resolve_view, with_book
 from .context import GameContext
 from .outdir import write_day_files
 from .rendering import render_day
@@ -197,13 +198,19 @@ def compute_day(ctx: GameContext, day: int
     game = ctx.game
     before = checked_state_before(ctx, day)
     deadline = ctx.calendar().deadline(day)
+    # R10, R11: renamed to the slots' nicks at the deadline, the host's removals dead
+    before, host_kills, book = resolve_view(ctx, before, day=day, cutoff=deadline)
     tally = tally_day(ctx, day, as_of=deadline)
     lynch = _decide_lynch(tally, before, game.rules)
     moves = day_moves(ctx, day, state=before)
     orders = orders_from_moves(moves, before, game.rules)
     result, after = resolve_day(day, before, lynch, orders, game.rules)
+    result = with_book(ctx, result, book, day, host_kills)
     report = build_report(ctx, day, tally=tally, lynch=lynch, moves=moves, orders=orders,
                           before=before, result=result, after=after)
+    report = replace(report, **report_extras(ctx, book, report.contacts))
+    if report.reveal is not None and not book.empty:   # the list as committed to (R3.1)
+        report = replace(report, reveal=_reveal(ctx, ctx.initial_state()))
     return report, before, after, lynch, orders
 
 

@@ -32,6 +32,7 @@ from ..rules.names import name_index
 from ..rules.state import GameState, last_word_windows, stored_state_json
 from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
+from ..slotbook import tally_view
 from .context import GameContext
 from .poll import poll_day
 from .timearg import parse_time_arg
@@ -183,7 +184,8 @@ class DayTally:
             "deadline": self._t(self.deadline), "as_of": self._t(self.as_of),
             "final": self.final,
             "votes": [{"voter": v.voter, "target": v.target, "post_id": v.post_id,
-                       "at": self._t(v.at)} for v in self.tally.votes],
+                       "at": self._t(v.at), **({"decided": True} if v.decided else {})}
+                      for v in self.tally.votes],
             "counts": [c.to_json() for c in self.tally.counts],
             "not_voting": list(self.tally.not_voting),
             "frozen": sorted(self.state.frozen),
@@ -322,12 +324,14 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
     else:
         deleted, at_deadline, read_failed = {}, None, None
     st = day_state(ctx, day)
-    index = name_index(game.players, inflect=inflect)
+    # R10, R11: the slots and the host's decisions (slotbook.py)
+    st, index, by_slot = tally_view(ctx, st, day=day, cutoff=cutoff)
+    index = index or name_index(game.players, inflect=inflect)
     votes, rejected, notes = extract_votes(
         versions, players=game.players, alive=st.alive, host=game.host, deadline=deadline,
         as_of=cutoff, options=game.rules, deleted=deleted, last_word_until=st.last_word_until,
         frozen=st.frozen, index=index, lang=game.language, deadline_posts=at_deadline,
-        deadline_read_failed=read_failed)
+        deadline_read_failed=read_failed, **by_slot)
     tally = count_votes(votes, alive=st.alive, frozen=st.frozen,
                         self_votes=game.rules.self_votes)
     lynch, lynch_note = None, None

@@ -40,6 +40,7 @@ from ..rules.model import Move, Player
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
 from ..rules.night import NightOrders
 from ..rules.state import GameState, stored_state_json, with_named_duty
+from ..slotbook import load_book, resolve_view, slot_users
 from ..store import StoredMessage
 from .grammar import Matcher, parse_moves, text_has_code
 from .mail import decode_message
@@ -238,8 +239,7 @@ def state_before_day(ctx: GameContext, day: int) -> GameState:
 def day_requests(ctx: GameContext, day: int, *, as_of: datetime | None = None) -> list[MoveRequest]:
     """Every move request received for ``day`` (up to ``as_of``)."""
     cal = ctx.calendar()
-    players = ctx.game.players
-    match = _matcher(players)
+    book = load_book(ctx)   # R10: newcomers send and are named from their instant on
     letters, _ = _letters(ctx, as_of=as_of)
     window = _day_window(cal, day)
     out: list[MoveRequest] = []
@@ -247,7 +247,8 @@ def day_requests(ctx: GameContext, day: int, *, as_of: datetime | None = None) -
         if window is not None and not window[0] <= _utc(letter.received_at) < window[1]:
             continue  # not this day's (message_day would say so, more slowly)
         if message_day(cal, letter.received_at) == day:
-            out.extend(requests_from_letter(letter, players, match))
+            players = slot_users(ctx, book, at=letter.received_at)
+            out.extend(requests_from_letter(letter, players, _matcher(players)))
     return out
 
 
@@ -282,18 +283,24 @@ def _cached_matcher(players: tuple) -> object:
 
 def day_moves(ctx: GameContext, day: int, *, as_of: datetime | None = None,
               state: GameState | None = None) -> list[Move]:
-    """The day's night moves, judged (R5), from the stored raw messages."""
-    state = state if state is not None else state_before_day(ctx, day)
+    """The day's night moves, judged (R5), from the stored raw messages. ``state``: the
+    state the night starts from, as ``slotbook.resolve_view`` gives it (R10, R11)."""
+    deadline = ctx.calendar().deadline(day)
+    if state is None:
+        state = resolve_view(ctx, state_before_day(ctx, day), day=day, cutoff=deadline)[0]
     g = ctx.game
+    book = load_book(ctx)
     return judge_moves(day_requests(ctx, day, as_of=as_of), state=state,
-                       deadline=ctx.calendar().deadline(day), options=g.rules,
-                       players=g.players, require_code=g.moves.require_code)
+                       deadline=deadline, options=g.rules, players=slot_users(ctx, book),
+                       require_code=g.moves.require_code, book=None if book.empty else book)
 
 
 def day_orders(ctx: GameContext, day: int, *, as_of: datetime | None = None,
                state: GameState | None = None) -> NightOrders:
     """The night's orders for resolution (R5.2 mafia choice, R5.3-R5.6)."""
-    state = state if state is not None else state_before_day(ctx, day)
+    if state is None:   # as day_moves judges on it (R10, R11)
+        state = resolve_view(ctx, state_before_day(ctx, day), day=day,
+                             cutoff=ctx.calendar().deadline(day))[0]
     return orders_from_moves(day_moves(ctx, day, as_of=as_of, state=state), state, ctx.game.rules)
 
 
@@ -392,8 +399,8 @@ class _DayJudge:
     def __init__(self, ctx: GameContext, letters: list[Letter]) -> None:
         self.ctx = ctx
         self.cal = ctx.calendar()
-        self.players = ctx.game.players
-        self.match = matcher_for(self.players)
+        self.book = load_book(ctx)              # R10, R11
+        self.players = slot_users(ctx, self.book)
         self.letters = letters
         self._requests: dict[int, list[MoveRequest]] = {}
         self._states: dict[int, GameState] = {}
@@ -402,8 +409,9 @@ class _DayJudge:
 
     def requests(self, letter: Letter) -> list[MoveRequest]:
         if letter.message_id not in self._requests:
-            self._requests[letter.message_id] = requests_from_letter(letter, self.players,
-                                                                     self.match)
+            players = slot_users(self.ctx, self.book, at=letter.received_at)     # R10, R2.3
+            self._requests[letter.message_id] = requests_from_letter(letter, players,
+                                                                     _matcher(players))
         return self._requests[letter.message_id]
 
     def moves(self, day: int, *, as_of: datetime) -> list[Move]:
@@ -412,11 +420,13 @@ class _DayJudge:
             if letter.received_at <= as_of and self._days[letter.message_id] == day:
                 reqs.extend(self.requests(letter))
         if day not in self._states:
-            self._states[day] = state_before_day(self.ctx, day)
+            self._states[day] = resolve_view(self.ctx, state_before_day(self.ctx, day), day=day,
+                                             cutoff=self.cal.deadline(day))[0]
         g = self.ctx.game
         return judge_moves(reqs, state=self._states[day], deadline=self.cal.deadline(day),
-                           options=g.rules, players=g.players,
-                           require_code=g.moves.require_code)
+                           options=g.rules, players=self.players,
+                           require_code=g.moves.require_code,
+                           book=None if self.book.empty else self.book)
 
 
 def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move] | None = None,

@@ -131,6 +131,7 @@ class Vote:
     target: str
     at: datetime
     post_id: int
+    decided: bool = False  # R11.1: the host's decision made this vote
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,25 @@ class Death:
     player: str
     role: Role
     by: str  # "votes" | "random" | "mafia" | "maniac"
+
+
+@dataclass(frozen=True)
+class HostKilled:
+    """R11.2: a player the host removed from the game ("убит ведущим") at ``at``."""
+
+    player: str
+    role: Role
+    at: datetime
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """R10: ``new`` took ``old``'s slot at ``at`` (nicks as the users are called)."""
+
+    old: str
+    new: str
+    at: datetime
 
 
 @dataclass(frozen=True)
@@ -179,6 +199,8 @@ class DayResult:
     vsb_protected: bool = False  # the mafia aimed at the VSB (reported, never published by default)
     # for the host report: rules.notes.Note values (plain strings from older stored states)
     notes: tuple[Note | str, ...] = field(default=())
+    host_kills: tuple[HostKilled, ...] = ()    # R11.2, removed during this day
+    replacements: tuple[Replaced, ...] = ()    # R10, made during this day
 
     def to_json(self) -> dict:
         return {
@@ -195,4 +217,8 @@ class DayResult:
             "promoted": self.promoted,
             "alive": list(self.alive),
             "winner": self.winner,
+            "host_kills": [{"player": k.player, "role": k.role.value,
+                            "at": k.at.isoformat(), "why": k.why} for k in self.host_kills],
+            "replacements": [{"old": r.old, "new": r.new, "at": r.at.isoformat()}
+                             for r in self.replacements],
         }

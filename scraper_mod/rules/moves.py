@@ -31,6 +31,7 @@ from typing import Iterable, Sequence
 
 from .model import Move, MoveKind, Player, Role, RuleOptions
 from .night import NightOrders
+from .slots import Book
 from .state import GameState
 
 #: reason codes and what they mean (the answer templates word them for the player)
@@ -58,6 +59,8 @@ REASONS = {
     "self_heal_limit": "the Doctor has used up the self-heals (R5.6)",
     "same_patient": "the same patient two nights running is not allowed (R5.6 option)",
     "recheck": "this player was checked before; re-checks are off (R5.5 option)",
+    "sender_replaced": "the sender's slot passed to a replacement before this move (R10.2)",
+    "sender_not_yet": "the sender takes a slot only later (R10.1)",
 }
 
 # R4/R5: which role makes which move
@@ -121,13 +124,16 @@ def _addr(s: str) -> str:
 
 def judge_moves(requests: Sequence[MoveRequest], *, state: GameState, deadline: datetime,
                 options: RuleOptions, players: Sequence[Player] = (),
-                require_code: bool = False) -> list[Move]:
+                require_code: bool = False, book: Book | None = None) -> list[Move]:
     """Judge one game day's move requests (R5). Returns one ``Move`` per request, in the
     order received (received_at, message, position in the message).
 
     ``state`` is the ``GameState`` at the start of the night (roles, alive, commissar, duty,
     the doctor's self-heals, the last patient, who was checked); ``players`` the game file's
-    players (contacts and codes).
+    players (contacts and codes). With a ``book`` (R10, R11) ``players`` are every user who
+    ever held a slot: a message is its sender's slot's by when it was received (the old
+    user's after the replacement are ``sender_replaced``, never counted), and players and
+    targets are named by the slots' nicks at the deadline, as ``state`` is (``day_view``).
     """
     order = sorted(requests, key=lambda r: (r.received_at, r.message_id, r.index))
     judged: list[Move] = []
@@ -137,7 +143,13 @@ def judge_moves(requests: Sequence[MoveRequest], *, state: GameState, deadline: 
         key = (req.sender, req.via)
         if key not in senders:
             senders[key] = identify(req.sender, players, via=req.via)
-        judged.append(_judge_one(req, senders[key], state=state, deadline=deadline,
+        sender, req, slot_how = _by_slot(req, senders[key], book, deadline)
+        if slot_how and sender is not None:
+            judged.append(Move(player=sender.nick, role=None, kind=req.kind, target=req.target,
+                               received_at=req.received_at, status=slot_how[0],
+                               reason=slot_how[1], message_id=req.message_id))
+            continue
+        judged.append(_judge_one(req, sender, state=state, deadline=deadline,
                                  options=options, require_code=require_code))
         if req.story:
             stories[req.message_id] = req.story
@@ -146,6 +158,26 @@ def judge_moves(requests: Sequence[MoveRequest], *, state: GameState, deadline: 
     # attach each message's story to its moves, for the newspaper
     return [replace(m, story=stories.get(m.message_id)) if m.message_id in stories else m
             for m in judged]
+
+
+def _by_slot(req: MoveRequest, sender: Player | None, book: Book | None, deadline: datetime
+             ) -> tuple[Player | None, MoveRequest, tuple[str, str] | None]:
+    """R10: the sender as his slot (by the nick it has at the deadline) and the target by
+    its slot's nick; or why the message is not the slot's (status, reason)."""
+    if book is None:
+        return sender, req, None
+    if req.target is not None:
+        req = replace(req, target=book.nick_at(req.target, deadline))
+    if sender is None:
+        return None, req, None
+    slot, how = book.who(sender.nick, req.received_at)
+    if how == "replaced":
+        return sender, req, ("invalid", "sender_replaced")
+    if how == "not_yet":
+        return sender, req, ("unknown_sender", "sender_not_yet")
+    if slot is None:
+        return sender, req, None
+    return replace(sender, nick=slot.nick_at(deadline)), req, None
 
 
 def _judge_one(req: MoveRequest, sender: Player | None, *, state, deadline, options,

@@ -22,13 +22,14 @@ mail, and what the property tests drive.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 from ..errors import RulesError
 from .calendar import Calendar
 from .model import DayResult, RuleOptions, Vote
 from .night import NightOrders, resolve_day
+from .slots import EMPTY, Book, day_view, read_vote
 from .state import GameState
 from .tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 
@@ -57,30 +58,70 @@ class ReplayDay:
 
 
 def play_day(state: GameState, day: DayInput, options: RuleOptions, *,
-             deadline: datetime | None = None) -> ReplayDay:
-    """R2, R3, R6 for one day. Votes at or after ``deadline`` are late (R2.6)."""
+             deadline: datetime | None = None, book: Book = EMPTY,
+             since: datetime | None = None) -> ReplayDay:
+    """R2, R3, R6 for one day. Votes at or after ``deadline`` are late (R2.6).
+
+    ``book``: the slots and the host's decisions (R10, R11; needs ``deadline``): the day is
+    played on ``day_view`` (slots named by their nicks at the deadline, the host's removals
+    dead), each vote read by ``read_vote``; ``since`` (the previous deadline) bounds the
+    replacements the day's result names."""
     cut = deadline.astimezone(timezone.utc) if deadline is not None else None
     late = tuple(Rejection(v.post_id, v.voter, v.target, "late") for v in day.votes
                  if cut is not None and v.at.astimezone(timezone.utc) >= cut)
     on_time = [v for v in day.votes if cut is None or v.at.astimezone(timezone.utc) < cut]
+    host_kills: tuple = ()
+    book_rejected: list[Rejection] = []
+    if not book.empty and deadline is not None:
+        state, host_kills = day_view(state, book, cutoff=deadline, day=day.day)
+        read = []
+        for v in on_time:
+            got, reason = read_vote(v, book, deadline)
+            if got is None:
+                book_rejected.append(Rejection(v.post_id, v.voter, v.target, reason))
+            else:
+                read.append(got)
+        on_time = read
     tally = count_votes(on_time, alive=state.alive, frozen=state.frozen_today(),
                         self_votes=options.self_votes)
+    if book_rejected:
+        tally = replace(tally, rejected=tuple(book_rejected) + tally.rejected)
     if not state.order:
         raise RulesError("the game has no random list", hint="draw it with `scraper-mod deal`")
     lynch = decide_lynch(tally, alive=state.alive, order=state.order, cursor=state.cursor,
                          options=options)
-    result, after = resolve_day(day.day, state, lynch, day.orders, options)
+    orders = day.orders
+    if not book.empty and deadline is not None:
+        orders = _orders_by_slot(orders, book, deadline)
+    result, after = resolve_day(day.day, state, lynch, orders, options)
+    if not book.empty and deadline is not None:
+        result = replace(result, host_kills=host_kills,
+                         replacements=book.replaced_between(since, deadline))
     return ReplayDay(day=day.day, deadline=deadline, tally=tally, late=late, lynch=lynch,
                      result=result, before=state, after=after)
 
 
+def _orders_by_slot(orders: NightOrders, book: Book, deadline: datetime) -> NightOrders:
+    """The night's orders with every nick named by its slot's nick at the deadline (R10)."""
+    def r(n: str | None) -> str | None:
+        return book.nick_at(n, deadline) if n is not None else None
+    o = orders
+    return replace(o, mafia_kill=r(o.mafia_kill), mafia_by=r(o.mafia_by),
+                   maniac_kill=r(o.maniac_kill), maniac=r(o.maniac), heal=r(o.heal),
+                   doctor=r(o.doctor), check=r(o.check), checker=r(o.checker),
+                   freeze=r(o.freeze), boss=r(o.boss),
+                   mafia_also=tuple(book.nick_at(n, deadline) for n in o.mafia_also))
+
+
 def replay(state: GameState, days: Iterable[DayInput], options: RuleOptions = RuleOptions(),
-           *, calendar: Calendar | None = None) -> list[ReplayDay]:
+           *, calendar: Calendar | None = None, book: Book = EMPTY) -> list[ReplayDay]:
     """Play the days in order from ``state`` until a side wins or the inputs run out."""
     out: list[ReplayDay] = []
+    since = None
     for d in days:
         deadline = calendar.deadline(d.day) if calendar is not None else None
-        rd = play_day(state, d, options, deadline=deadline)
+        rd = play_day(state, d, options, deadline=deadline, book=book, since=since)
+        since = deadline
         out.append(rd)
         state = rd.after
         if rd.result.winner:

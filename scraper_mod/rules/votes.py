@@ -57,12 +57,13 @@ from collections import Counter, defaultdict
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .colors import DEFAULT_TEXT_COLORS, is_vote_color
 from .model import RuleOptions, Vote
 from .names import Match, NameIndex
 from .post import Post
+from .slots import Book, VoteDecision
 from .tally import Rejection
 
 __all__ = ["extract_votes", "VoteNotes", "EditNote", "REASONS", "reason_text", "NOTES",
@@ -127,6 +128,13 @@ REASONS: dict[str, dict[str, str]] = {
         "ru": "правка без отметки после срока: пост считается в виде на момент срока"},
     "deleted_post": {"en": "the post was deleted before the deadline: not counted",
                      "ru": "пост удалён до срока: не засчитан"},
+    # R10.2, R11.1
+    "replaced_player": {"en": "posted after the author's slot passed to a replacement: never "
+                              "counted",
+                        "ru": "пост после замены автора: голос не считается"},
+    "decided_no_vote": {"en": "the host decided this post is no vote: the previous vote "
+                              "stands",
+                        "ru": "по решению ведущего пост не голос: в силе прежний"},
 }
 # Notes for the host report: code -> text per language (str.format fields).
 NOTES: dict[str, dict[str, str]] = {
@@ -312,6 +320,10 @@ class _Ctx:
     options: RuleOptions
     text_colors: tuple[str, ...]
     forum_ids: dict = field(default_factory=dict)      # forum user id -> nick
+    book: Book | None = None                           # R10, R11: slots and decisions
+    cutoff: datetime | None = None
+    rename: dict = field(default_factory=dict)         # any nick of a slot -> its nick now
+    index_at: Callable[[datetime], NameIndex] | None = None   # instant -> names live then
 
     _colors: dict = field(default_factory=dict)        # color -> is a vote color
     _targets: dict = field(default_factory=dict)       # id(post) -> (post, targets, failed)
@@ -323,6 +335,13 @@ class _Ctx:
                 color, vote_colors=self.options.vote_colors,
                 excluded_colors=self.options.excluded_colors, text_colors=self.text_colors)
         return found
+
+    def index_for(self, post: Post) -> NameIndex:
+        """R2.3 against the names live when this version was written (R10: a newcomer's
+        nick names nobody before he comes); the game's index without replacements."""
+        if self.index_at is None:
+            return self.index
+        return self.index_at(_vote_time(post, post.posted_at))
 
     def fragments(self, post: Post) -> list[_Frag]:
         """The post's candidate vote fragments: vote-colored text (and bold, when on)."""
@@ -340,11 +359,12 @@ def _targets(ctx: _Ctx, post: Post) -> tuple[tuple[str, ...], list[tuple[_Frag, 
         return cached[1], cached[2]
     targets: list[str] = []
     failed: list[tuple[_Frag, str]] = []
+    index = ctx.index_for(post)
     for frag in ctx.fragments(post):
-        results = ctx.index.match_all(frag.text)
+        results = index.match_all(frag.text)
         for r in results:
             if isinstance(r, Match):
-                targets.append(r.player)
+                targets.append(ctx.rename.get(r.player, r.player))
             elif r.reason == "ambiguous":
                 failed.append((frag, "ambiguous_name"))
             elif len(results) == 1:
@@ -376,6 +396,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                   index: NameIndex | None = None, lang: str = "en",
                   deadline_posts: Mapping[int, Post] | None = None,
                   deadline_read_failed: str | None = None,
+                  book: Book | None = None,
+                  index_at: Callable[[datetime], NameIndex] | None = None,
                   ) -> tuple[list[Vote], list[Rejection], VoteNotes]:
     # long: R2's steps in the order RULES gives them, over one shared context
     """R2, R8.1: the day's vote events as of ``as_of`` (default and at most: the deadline).
@@ -386,17 +408,26 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
     found missing. ``last_word_until``: a dead player -> the end of his last-word window.
     ``lang``: the language of the notes for the host. ``deadline_posts``: post id -> the
     version the read at the deadline showed (R2.11); ``deadline_read_failed``: why that read
-    failed, if it did.
+    failed, if it did. ``book``: the slots and the host's decisions (R10, R11): a post is its
+    author's slot's by the time it was written, votes and voters are named by the slots'
+    nicks at the cutoff, a decided post is read as the host said; ``index_at`` (instant ->
+    ``NameIndex`` of the names live then) matches names as they stood when written.
     Returns (votes, rejections, notes); votes are not yet reduced to one per voter.
     """
     cutoff = deadline if as_of is None or as_of >= deadline else as_of
     final = cutoff == deadline
     index = index or NameIndex(players)
+    users = frozenset(index.players)
+    if book is not None:   # every forum user who ever held a slot writes as a player
+        users = frozenset(n for s in book.slots for n, _ in s.users)
     ctx = _Ctx(index=index, alive=frozenset(alive), frozen=frozenset(frozen),
-               host_key=_key(host) if host else None, players=frozenset(index.players),
+               host_key=_key(host) if host else None, players=users,
                options=options, text_colors=text_colors,
                forum_ids={p.forum_id: p.nick for p in players
-                          if getattr(p, "forum_id", None) is not None})
+                          if getattr(p, "forum_id", None) is not None},
+               book=book, cutoff=cutoff,
+               rename=book.rename_at(cutoff) if book is not None else {},
+               index_at=index_at if book is not None else None)
     deleted = deleted or {}
     last_word_until = last_word_until or {}
 
@@ -437,9 +468,10 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                 for frag in ctx.fragments(first):
                     rejected.append(Rejection(post_id, author, frag.text, timing))
             continue
-        nick = _player_nick(ctx, author, first.author_id)
+        nick, how = _author(ctx, first, first.posted_at)
         if nick is not None:
-            posts_per[nick] += 1
+            if not how:     # R10.2: the old user's posts after the replacement are not the slot's
+                posts_per[nick] += 1
         elif _player_nick(ctx, author, None) is not None:
             notes.append(note_text("foreign_account", lang, post_id=post_id, author=author,
                                    author_id=first.author_id))
@@ -495,9 +527,10 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                     rejected.append(Rejection(post_id, author, b, "bold"))
 
         frags = ctx.fragments(post)
-        if not frags:
+        decision = ctx.book.vote_decision(post_id) if ctx.book is not None else None
+        if not frags and decision is None:
             continue
-        voter_reason = _voter_reason(ctx, author, post, last_word_until)
+        voter_reason = _voter_reason(ctx, author, post, last_word_until, _vote_time(*stood))
         if voter_reason is None and post.edit_count > 0 and post.edited_by and \
                 _key(post.edited_by) != _key(author):
             notes.append(note_text("edited_by_other", lang, post_id=post_id, author=author,
@@ -508,7 +541,11 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
             for frag in frags:
                 rejected.append(Rejection(post_id, author, frag.text, voter_reason))
             continue
-        voter = _player_nick(ctx, author, post.author_id) or author
+        voter = _author(ctx, post, _vote_time(*stood))[0] or author
+        if decision is not None and ctx.book is not None:   # R11.1: as the host decided
+            _decided(ctx, ctx.book, decision, post_id, author, voter, frags, stood, votes,
+                     rejected)
+            continue
 
         targets, failed = _targets(ctx, post)
         for frag, reason in failed:
@@ -559,12 +596,45 @@ def _player_nick(ctx: _Ctx, author: str, author_id: int | None) -> str | None:
     return nick
 
 
+def _author(ctx: _Ctx, post: Post, at: datetime) -> tuple[str | None, str]:
+    """The slot whose post this is, by its nick at the cutoff, and ``""``; or with
+    ``"replaced"`` / ``"not_yet"`` when the author was not the slot's at ``at`` (R10.2)."""
+    user = _player_nick(ctx, post.author, post.author_id)
+    if user is None or ctx.book is None:
+        return user, ""
+    slot, how = ctx.book.who(user, at)
+    if slot is None:
+        return user, ""
+    return slot.nick_at(ctx.cutoff), how
+
+
+def _decided(ctx: _Ctx, book: Book, decision: VoteDecision, post_id: int, author: str,
+             voter: str, frags: list, stood: tuple[Post, datetime], votes: list[Vote],
+             rejected: list[Rejection]) -> None:
+    """R11.1: a post the host decided: a vote for the decision's target, or none (the
+    voter's previous vote stands); the target is still a living player (R2.8)."""
+    written = ", ".join(f.text for f in frags)
+    if decision.target is None:
+        rejected.append(Rejection(post_id, author, written, "decided_no_vote"))
+        return
+    target = book.nick_at(decision.target, ctx.cutoff)
+    if target not in ctx.alive:
+        rejected.append(Rejection(post_id, author, target, "dead_target"))
+    elif target == voter and not ctx.options.self_votes:
+        rejected.append(Rejection(post_id, author, target, "self_vote"))
+    else:
+        votes.append(Vote(voter=voter, target=target, at=_vote_time(*stood), post_id=post_id,
+                          decided=True))
+
+
 def _voter_reason(ctx: _Ctx, author: str, post: Post,
-                  last_word_until: dict[str, datetime]) -> str | None:
+                  last_word_until: dict[str, datetime], at: datetime) -> str | None:
     if ctx.host_key is not None and _key(author) == ctx.host_key:
         return "host_post"
-    nick = _player_nick(ctx, author, post.author_id)
-    if nick is None:
+    nick, how = _author(ctx, post, at)
+    if how == "replaced":
+        return "replaced_player"
+    if nick is None or how == "not_yet":
         return "not_in_game"
     if nick not in ctx.alive:
         until = last_word_until.get(nick)
@@ -579,9 +649,10 @@ def _voter_reason(ctx: _Ctx, author: str, post: Post,
 def _frag_text(ctx: _Ctx, post: Post, target: str) -> str:
     """The written text of the (last) fragment that named ``target``."""
     found = target
+    index = ctx.index_for(post)
     for frag in ctx.fragments(post):
-        for r in ctx.index.match_all(frag.text):
-            if isinstance(r, Match) and r.player == target:
+        for r in index.match_all(frag.text):
+            if isinstance(r, Match) and ctx.rename.get(r.player, r.player) == target:
                 found = frag.text
     return found
 
