@@ -344,3 +344,65 @@ def test_after_the_resolution_the_posts_as_phpbb_shows_them(game, capsys):
     assert secret["day"] == 2 and secret["report_day"] == 1 and secret["report"] == report
     day1 = c.get("/games/m2?day=1").get_data(as_text=True)     # any day by its number
     assert "Итог голосования" in day1 and "Посадка: <b>Алексей</b>" in day1
+
+
+# --- the host's decisions (R10, R11) from the page: the services of `decide` and `replace` ---
+
+def _tally(c) -> dict:
+    return c.get("/api/games/m2/tally?day=1").get_json()
+
+
+def test_R11_decide_a_post_and_undo_it_from_the_page_as_decide_does(game, capsys):
+    _, c = client_for(game, at=datetime(2024, 4, 9, 19, 0, tzinfo=MSK))
+    token = csrf_of(c.get("/games/m2").get_data(as_text=True))
+    before = _tally(c)
+    assert {"voter": "Вася", "target": "Алексей", "post_id": 91,
+            "at": "2024-04-09T19:05:06+03:00"} not in before["votes"]      # 19:00: not yet
+    c2 = client_for(game, at=datetime(2024, 4, 9, 21, 0, tzinfo=MSK))[1]
+    token = csrf_of(c2.get("/games/m2").get_data(as_text=True))
+    final = _tally(c2)
+    assert [c["votes"] for c in final["counts"] if c["target"] == "Алексей"] == [6]
+    # R11.1: Вася's post 91 read as no vote
+    r = c2.post("/games/m2/actions/decide-vote", follow_redirects=True,
+                data={"post": "91", "nick": "none", "why": "шутка", "csrf": token})
+    html = r.get_data(as_text=True)
+    assert "Решение №1: post 91 (day 1) reads as no vote" in html
+    decided = _tally(c2)
+    assert [c["votes"] for c in decided["counts"] if c["target"] == "Алексей"] == [5]
+    assert all(v["post_id"] != 91 for v in decided["votes"])
+    assert decided == json.loads(cli(capsys, "tally", game, "--offline", "--format", "json",
+                                     "--day", "1")[1])             # the page counts as the CLI
+    code, listing, _ = cli(capsys, "decide", game, "list")
+    assert code == 0 and "шутка" in listing and "post 91" in listing
+    # R11.3: taken back from the page, the count is the original again
+    r = c2.post("/games/m2/actions/undo-decision", follow_redirects=True,
+                data={"k": "1", "csrf": token})
+    assert "Решение №1:" in r.get_data(as_text=True)
+    assert _tally(c2) == final
+    # a post in no day's topic: one line, nothing changed
+    r = c2.post("/games/m2/actions/decide-vote", follow_redirects=True,
+                data={"post": "999999", "nick": "none", "why": "x", "csrf": token})
+    assert "error: post 999999 is in no day" in r.get_data(as_text=True)
+    assert _tally(c2) == final
+
+
+def test_R10_R11_replace_and_remove_from_the_page(game, capsys):
+    _, c = client_for(game, at=datetime(2024, 4, 9, 21, 0, tzinfo=MSK))
+    token = csrf_of(c.get("/games/m2").get_data(as_text=True))
+    # R10: Новичок takes Маша_2's slot from 18:00; her 19:59:30 vote is no longer the slot's
+    r = c.post("/games/m2/actions/replace", follow_redirects=True,
+               data={"old": "Маша_2", "new": "Новичок", "at": "2024-04-09T18:00",
+                     "why": "ушла", "csrf": token})
+    assert "Новичок takes Маша_2&#39;s slot" in r.get_data(as_text=True)
+    t = _tally(c)
+    assert all(v["voter"] != "Маша_2" and v["post_id"] != 96 for v in t["votes"])
+    # R11.2: the host removes NightOwl at 17:00: his 16:02 vote stops counting
+    r = c.post("/games/m2/actions/decide-kill", follow_redirects=True,
+               data={"nick": "NightOwl", "at": "2024-04-09T17:00", "why": "неактивность",
+                     "csrf": token})
+    assert "NightOwl is removed from the game" in r.get_data(as_text=True)
+    t = _tally(c)
+    assert all(v["voter"] != "NightOwl" for v in t["votes"])
+    assert [c["votes"] for c in t["counts"] if c["target"] == "Алексей"] == [5]
+    code, listing, _ = cli(capsys, "decide", game, "list")
+    assert "неактивность" in listing and "Новичок" in listing

@@ -10,11 +10,21 @@ service, registered with ``@action``; the page draws its form and the route runs
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Callable, Mapping
 
 from ..errors import ConfigError
 from ..game.context import GameContext
 from ..game.days import move_deadline, open_day
+from ..game.host import (
+    Changed,
+    decide_kill,
+    decide_vote,
+    list_decisions,
+    replace_player,
+    undo_decision,
+)
+from ..game.timearg import parse_time_arg
 from ..game.wording import Formatter
 from ..posts.publish import check_mode, day_to_publish, publish_day
 from .i18n import word
@@ -114,3 +124,59 @@ def run_publish(ctx: GameContext, form: Mapping[str, str], lang: str) -> list[st
         return [word("nothing_to_publish", lang)]
     return [f"{o.status}: {o.kind} → {o.to}" + (f" {o.url}" if o.url else "")
             + (f" — {o.error}" if o.error else "") for o in outcomes]
+
+
+# --- the host's decisions (R10, R11): the services of `replace` and `decide` ------------------
+
+def _text(form: Mapping[str, str], name: str) -> str:
+    return " ".join((form.get(name) or "").split())
+
+
+def _at(ctx: GameContext, form: Mapping[str, str]) -> datetime | None:
+    value = _text(form, "at")
+    return parse_time_arg(value, ctx.game.timezone, name="at") if value else None
+
+
+def _changed(done: Changed, lang: str) -> list[str]:
+    lines = [word("decision_line", lang, k=done.k, summary=done.summary)]
+    if done.rewritten:
+        lines.append(word("rewritten_line", lang,
+                          days=", ".join(str(d) for d in done.rewritten)))
+    if done.card is not None:
+        lines.append(word("card_line", lang, path=done.card.name))
+    lines += [word("board_line", lang, what=p) for p in done.published]
+    return lines
+
+
+@action("decide-vote", "act_decide_vote", Field("post", "f_post", "number"),
+        Field("nick", "f_vote_nick"), Field("why", "f_why"))
+def run_decide_vote(ctx: GameContext, form: Mapping[str, str], lang: str) -> list[str]:
+    """``decide GAME vote POST_ID NICK|none --why``: the same service (R11.1)."""
+    nick = _text(form, "nick")
+    done = decide_vote(ctx, int_field(form, "post"),
+                       None if nick.casefold() in ("", "none") else nick, why=_text(form, "why"))
+    return _changed(done, lang)
+
+
+@action("decide-kill", "act_decide_kill", Field("nick", "f_nick"), Field("at", "f_at"),
+        Field("why", "f_why"))
+def run_decide_kill(ctx: GameContext, form: Mapping[str, str], lang: str) -> list[str]:
+    """``decide GAME kill NICK [--at] --why``: the same service (R11.2)."""
+    done = decide_kill(ctx, _text(form, "nick"), at=_at(ctx, form), why=_text(form, "why"))
+    return _changed(done, lang)
+
+
+@action("replace", "act_replace", Field("old", "f_old"), Field("new", "f_new"),
+        Field("at", "f_at"), Field("why", "f_why"))
+def run_replace(ctx: GameContext, form: Mapping[str, str], lang: str) -> list[str]:
+    """``replace GAME OLD NEW [--at]``: the same service (R10)."""
+    done = replace_player(ctx, _text(form, "old"), _text(form, "new"), at=_at(ctx, form),
+                          why=_text(form, "why"))
+    return _changed(done, lang)
+
+
+@action("undo-decision", "act_undo", Field("k", "f_k", "number"),
+        shown=lambda ctx: bool(list_decisions(ctx)))
+def run_undo(ctx: GameContext, form: Mapping[str, str], lang: str) -> list[str]:
+    """``decide GAME undo K``: the same service (R11.3)."""
+    return _changed(undo_decision(ctx, int_field(form, "k")), lang)
