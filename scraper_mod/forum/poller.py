@@ -187,7 +187,7 @@ def _confirm_deleted(client: ForumClient, post_id: int, tid: int, key: str, *, r
     try:
         res = client.get_page(url, on_fetch=record)
         page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
-                                board_tz=board_tz)
+                                board_tz=board_tz, page=res.page)
     except TopicNotFoundError:
         return True, None, None
     except ForumError as e:
@@ -349,8 +349,8 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
         visited.add(url)
         try:
             res = client.get_page(url, on_fetch=record)
-            page: TopicPage = parse_topic_page(res.body, url=res.url,
-                                               fetched_at=res.fetched_at, board_tz=board_tz)
+            page: TopicPage = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
+                                               board_tz=board_tz, page=res.page)
             if page.topic_id is not None and page.topic_id != tid:
                 raise ParseError(f"the page shows topic {page.topic_id}, not topic {tid}",
                                  url=res.url)
@@ -583,7 +583,7 @@ def fetch_topic(client: ForumClient, topic_url: str, *,
         visited.add(url)
         res = client.get_page(url, on_fetch=on_fetch)
         page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
-                                board_tz=board_tz)
+                                board_tz=board_tz, page=res.page)
         pages.append(page)
         if single_page:
             break

@@ -14,16 +14,14 @@ from scraper_mod.errors import (
 )
 from scraper_mod.forum.model import Post, TopicPage
 
-from .html import _RE_POST_ID, _RE_T_PARAM, MOSCOW, _complete, _int_param, _norm, _tc, parse_html
+from .doc import PageDoc
+from .html import _RE_T_PARAM, MOSCOW, _complete, _int_param, _norm, _tc, parse_html
 from .kinds import classify_error_page
 from .pages import (
-    _RE_RAW_ANCHOR,
     _detect_style,
     _locked,
     _pagination,
-    _Scan,
     _title_and_topic,
-    _topic_region,
     declared_timezone,
 )
 from .posts import _prosilver_post, _subsilver_groups, _subsilver_post
@@ -39,7 +37,8 @@ class TopicLink:
 
 
 def parse_topic_page(body: bytes, *, url: str = "", fetched_at: datetime | None = None,
-                     board_tz: tzinfo | None = MOSCOW) -> TopicPage:
+                     board_tz: tzinfo | None = MOSCOW, page: PageDoc | None = None
+                     ) -> TopicPage:
     """Parse one viewtopic page into a ``TopicPage`` (posts in page order).
 
     ``fetched_at`` is the board's clock at fetch time (aware; the response's ``Date`` header),
@@ -49,6 +48,9 @@ def parse_topic_page(body: bytes, *, url: str = "", fetched_at: datetime | None 
     Raises ``TopicNotFoundError``, ``LoginRequiredError``, ``BoardDisabledError``,
     ``NotPhpbbError`` for those pages and ``ParseError`` for anything else it cannot read
     (truncated, garbage); never another exception.
+
+    ``page``: the ``PageDoc`` of these bytes that the client's checks already read (a
+    fetch's ``FetchResult.page``), so the page is parsed once; made here when not given.
     """
     # A page makes a few thousand short-lived, acyclic objects (element proxies, strings);
     # the cyclic collector running over the whole heap in between cost an eighth of the
@@ -57,7 +59,8 @@ def parse_topic_page(body: bytes, *, url: str = "", fetched_at: datetime | None 
     if gc_was_on:
         gc.disable()
     try:
-        return _parse_topic_page(body, url=url, fetched_at=fetched_at, board_tz=board_tz)
+        return _parse_topic_page(body, url=url, fetched_at=fetched_at, board_tz=board_tz,
+                                 page=page)
     except ForumError:
         raise
     except (RecursionError, MemoryError):
@@ -71,26 +74,18 @@ def parse_topic_page(body: bytes, *, url: str = "", fetched_at: datetime | None 
             gc.enable()
 
 
-def _parse_topic_page(body, *, url, fetched_at, board_tz) -> TopicPage:
+def _parse_topic_page(body, *, url, fetched_at, board_tz, page) -> TopicPage:
     if fetched_at is not None and fetched_at.tzinfo is None:
         raise ParseError("fetched_at must be timezone-aware (the board's clock at fetch, "
                          "e.g. the Date header)", url=url or None)
     # the zone the page declares stands in its footer: keep the footer when it is wanted
-    region = _topic_region(body) if board_tz is not None else body
-    doc = parse_html(region, url)
-    scan = _Scan(doc, body)
-    if region is not body and (
-            scan.expected != len(scan.post_divs) if scan.post_divs else
-            len(_RE_RAW_ANCHOR.findall(body)) != sum(
-                1 for a in scan.anchors if _RE_POST_ID.match(a.get("name") or ""))):
-        # the region missed posts the bytes have: read the whole page
-        region = body
-        doc = parse_html(body, url)
-        scan = _Scan(doc, body)
+    if page is None or page.body is not body or page.url != url:
+        page = PageDoc(body, url)
+    doc, scan, trimmed = page.topic_tree(board_tz is not None)
     style = _detect_style(scan)
     if not style:
-        if region is not body:
-            doc = parse_html(body, url)     # classify on the whole page
+        if trimmed:
+            doc = page.whole()     # classify on the whole page
         raise classify_error_page(doc, url=url)
     if not _complete(body):
         raise ParseError("the page is truncated (no </html>); posts may be missing",
