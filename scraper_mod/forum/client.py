@@ -23,6 +23,7 @@ exception message and never shown by ``repr``.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import re
@@ -277,6 +278,7 @@ class ForumClient:
         self.requests = 0          # HTTP requests sent (each retry and login step counts)
         self.logins = 0            # successful logins
         self.slept: list[float] = []  # every wait, for reports and tests
+        self._last_passed: tuple | None = None   # get_page: the last page that passed its checks
 
     def __repr__(self) -> str:
         return f"ForumClient(base_url={self.base_url!r}, username={self.username!r})"
@@ -465,6 +467,11 @@ class ForumClient:
         result = self.get(url)
         if on_fetch:
             on_fetch(result)
+        # the same bytes from the same URL and status as the last page that passed both
+        # checks pass them again (they read nothing else): an unchanged page is not parsed
+        passed = (result.url, result.status, hashlib.sha256(result.body).digest())
+        if passed == self._last_passed:
+            return result
         if find_login_form(result.body, url=result.url, page=result.page) is not None:
             if not self.can_login:
                 raise LoginRequiredError("the board shows this page to logged-in users only",
@@ -481,4 +488,6 @@ class ForumClient:
         err = page_error(result)
         if err is not None:
             raise err
+        self._last_passed = (result.url, result.status,
+                             hashlib.sha256(result.body).digest())
         return result

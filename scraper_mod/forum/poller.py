@@ -33,7 +33,10 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 import logging
+import threading
+import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -46,6 +49,7 @@ from ..store import Store
 from .client import FetchResult, ForumClient
 from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
 from .model import Post, TopicPage, post_from_json
+from .parser import parse_topic_page
 from .session import game_client, scrub_body, scrub_url
 
 log = logging.getLogger(__name__)
@@ -181,7 +185,6 @@ def _confirm_deleted(client: ForumClient, post_id: int, tid: int, key: str, *, r
     board could not be asked.
     """
     from ..errors import TopicNotFoundError
-    from .parser import parse_topic_page
 
     url = urljoin(key, f"viewtopic.php?p={post_id}")
     try:
@@ -298,10 +301,39 @@ def deadline_posts(store: Store, topic_url: str, deadline: datetime
     return {pid: post_from_json(d) for pid, d in got["posts"].items()}, None
 
 
+# the last page each topic showed, per open state file: (its URL, the SHA-256 of its bytes, the
+# zone it was read in, what the parser made of it); one page a topic, so bounded by the games
+_LAST_PAGE: "weakref.WeakKeyDictionary[Store, dict[str, tuple]]" = weakref.WeakKeyDictionary()
+_LAST_PAGE_LOCK = threading.Lock()
+
+
+def _read_page(store: Store, key: str, res: FetchResult, board_tz: ZoneInfo) -> TopicPage:
+    """``parse_topic_page`` of a fetched page, or the page the previous poll parsed when the
+    board sent the same bytes for the same URL and nothing read from them depends on the
+    time of the fetch (every post time to the second from ``<time datetime>``, no edit
+    notice: the words «Сегодня» or «5 минут назад» are read against the fetch's time). An
+    idle poll of the last page then parses nothing; its posts are still stored as any poll
+    stores them."""
+    digest = hashlib.sha256(res.body).digest()
+    with _LAST_PAGE_LOCK:
+        last = _LAST_PAGE.get(store, {}).get(key)
+    if last is not None and last[:3] == (res.url, digest, board_tz):
+        return last[3]
+    page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
+                            board_tz=board_tz, page=res.page)
+    timeless = all(p.precision == "second" and p.edited_at is None and not p.edit_count
+                   and p.edited_by is None for p in page.posts)
+    with _LAST_PAGE_LOCK:
+        pages = _LAST_PAGE.setdefault(store, {})
+        if timeless:
+            pages[key] = (res.url, digest, board_tz, page)
+        else:
+            pages.pop(key, None)
+    return page
+
+
 def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
                 full: bool, board_tz: ZoneInfo, observe: dict | None = None) -> PollReport:
-    from .parser import parse_topic_page
-
     key = canonical_topic_url(topic_url)
     tid = _topic_id(key)
     clock = _now_fn(now)
@@ -349,8 +381,7 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
         visited.add(url)
         try:
             res = client.get_page(url, on_fetch=record)
-            page: TopicPage = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
-                                               board_tz=board_tz, page=res.page)
+            page: TopicPage = _read_page(store, key, res, board_tz)
             if page.topic_id is not None and page.topic_id != tid:
                 raise ParseError(f"the page shows topic {page.topic_id}, not topic {tid}",
                                  url=res.url)
@@ -572,8 +603,6 @@ def fetch_topic(client: ForumClient, topic_url: str, *,
                 on_fetch: Callable[[FetchResult], None] | None = None,
                 single_page: bool = False) -> list[TopicPage]:
     """Read a topic page by page (from the given page on), without a store."""
-    from .parser import parse_topic_page
-
     pages: list[TopicPage] = []
     url: str | None = client.url(topic_url)
     visited: set[str] = set()
