@@ -266,6 +266,9 @@ class Store:
             self.db.execute("PRAGMA foreign_keys=ON")
             if not memory:
                 _check_whole(self.db, self.path)
+            # SQLite's page cache is 2 MB a connection by default, and `run FOLDER` holds one
+            # per game: 256 KiB keeps a poll's pages (the OS caches the file anyway)
+            self.db.execute("PRAGMA cache_size=-256")
             self._migrate()
         except sqlite3.DatabaseError as e:
             # permissions, a full disk or a lock are no broken file: never suggest moving

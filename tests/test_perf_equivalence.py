@@ -1,18 +1,37 @@
-"""The replay speed-ups change no result: cached letters, shared name indexes and the
-hand-written ``Post.to_json`` give exactly what the uncached, generic code gave."""
+"""The speed-ups change no result: cached letters, shared name indexes, the hand-written
+``Post.to_json`` and one parse per fetched page (``forum/parse/doc.py``) give exactly what the
+uncached, generic code gave."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from types import SimpleNamespace
+from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
+import lxml.html
 import pytest
 
+from scraper_mod.errors import (
+    BoardDisabledError,
+    ForumError,
+    LoginRequiredError,
+    ParseError,
+    TopicNotFoundError,
+)
+from scraper_mod.forum.client import (
+    FetchResult,
+    LoginForm,
+    _status_error,
+    find_login_form,
+    page_error,
+)
 from scraper_mod.forum.model import post_from_json
-from scraper_mod.forum.parser import parse_topic_page
+from scraper_mod.forum.parser import classify_error_page, parse_html, parse_topic_page
+from scraper_mod.forum.session import _SID_INPUT_B, _SID_INPUT_B2, scrub_body
 from scraper_mod.moves import intake
 from scraper_mod.rules.model import Player
 from scraper_mod.rules.names import NameIndex, name_index
@@ -101,3 +120,92 @@ def test_letters_are_decoded_once_per_store_and_equal_to_a_fresh_read(monkeypatc
     theirs, their_dups = intake._letters(_game_ctx(other))
     assert theirs == [letter for letter in (real(m) for m in other.messages())
                       if letter.message_id not in their_dups]
+
+
+# -- one parse per fetched page (forum/parse/doc.py) ------------------------------------------
+
+ALL_PAGES = sorted((FIXTURES / "phpbb").rglob("*.html"))
+_POSTBODY = "//*[contains(concat(' ', normalize-space(@class), ' '), ' postbody ')]"
+
+
+def _login_form_as_first_written(body: bytes, url: str):
+    """``client.find_login_form`` before the shared tree: its own lxml.html parse."""
+    try:
+        doc = lxml.html.document_fromstring(body) if body.strip() else None
+    except (ValueError, lxml.etree.ParserError):
+        doc = None
+    if doc is None or doc.xpath(_POSTBODY):
+        return None
+    for form in doc.xpath("//form"):
+        if not form.xpath(".//input[@name='password']"):
+            continue
+        hidden = {i.get("name"): i.get("value", "")
+                  for i in form.xpath(".//input[@type='hidden'][@name]")}
+        submit = form.xpath(".//input[@type='submit'][@name]")
+        name, value = (submit[0].get("name"), submit[0].get("value", "")) if submit else (
+            "login", "Login")
+        return LoginForm(action=urljoin(url, form.get("action") or url), hidden=hidden,
+                         submit_name=name, submit_value=value)
+    return None
+
+
+def _page_error_as_first_written(result):
+    """``client.page_error`` before the shared tree: its own ``parse_html``."""
+    try:
+        doc = parse_html(result.body, result.url)
+    except ParseError:
+        return _status_error(result)
+    if doc.xpath(f"boolean({_POSTBODY} | //*[contains(concat(' ', normalize-space(@class), "
+                 "' '), ' topictitle ')])"):
+        return None
+    err = classify_error_page(doc, url=result.url)
+    if isinstance(err, (BoardDisabledError, TopicNotFoundError, LoginRequiredError)):
+        return err
+    return _status_error(result)
+
+
+def _outcome(fn):
+    try:
+        return fn()
+    except ForumError as e:
+        return (type(e).__name__, str(e))
+
+
+def _variants(body: bytes) -> list[bytes]:
+    """The page, cut short (a truncated fetch), with its posts' markers renamed (a page
+    without posts) and empty."""
+    return [body, body[: len(body) // 2], body.replace(b"postbody", b"postbodx"), b"", b"  "]
+
+
+@pytest.mark.parametrize("page", ALL_PAGES, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_one_shared_tree_checks_and_parses_a_page_as_three_parses_did(page):
+    """The login-form check, the error check and the parser, all on one ``PageDoc`` in the
+    client's order, say exactly what each said with a parse of its own."""
+    url = "http://board.example/viewtopic.php?t=4"
+    for body in _variants(page.read_bytes()):
+        for status in (200, 404):
+            res = FetchResult(url=url, status=status, body=body, fetched_at=T0)
+            assert find_login_form(body, url=url, page=res.page) == \
+                _login_form_as_first_written(body, url)
+            got, want = page_error(res), _page_error_as_first_written(res)
+            assert (type(got), str(got)) == (type(want), str(want))
+            for tz in (ZoneInfo("Europe/Moscow"), None):
+                shared = _outcome(lambda: parse_topic_page(body, url=url, fetched_at=T0,
+                                                           board_tz=tz, page=res.page))
+                alone = _outcome(lambda: parse_topic_page(body, url=url, fetched_at=T0,
+                                                          board_tz=tz))
+                assert shared == alone
+
+
+_SID_AS_FIRST_WRITTEN = re.compile(rb"((?:[?&;]|&amp;)sid=)[0-9a-fA-F]{32}")
+SID = b"0123456789abcdefABCDEF0123456789"
+
+
+@pytest.mark.parametrize("body", [p.read_bytes() for p in ALL_PAGES] + [
+    b'<a href="./viewtopic.php?t=4&amp;sid=' + SID + b'">x</a>?sid=' + SID + b";sid=" + SID,
+    b"&sid=" + SID + b"0 xsid=" + SID + b" sid=" + SID + b" ?sid=" + SID[:31] + b"&amp;&amp;sid="
+    + SID, b"sid=" + SID + b"?sid=" + SID + b"sid=" + SID])
+def test_scrub_body_drops_the_session_ids_the_first_pattern_dropped(body):
+    want = _SID_INPUT_B2.sub(rb"\1\2", _SID_INPUT_B.sub(
+        rb"\1", _SID_AS_FIRST_WRITTEN.sub(rb"\1", body)))
+    assert scrub_body(body) == (want if b"sid" in body else body)

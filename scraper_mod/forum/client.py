@@ -23,6 +23,7 @@ exception message and never shown by ``repr``.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import re
@@ -45,7 +46,8 @@ from ..errors import (
     ParseError,
     TopicNotFoundError,
 )
-from .parser import classify_error_page, parse_html
+from .parse.doc import PageDoc
+from .parse.kinds import classify_error_page
 from .session import register_login, scrub_url, session_id
 
 log = logging.getLogger(__name__)
@@ -80,6 +82,16 @@ class FetchResult:
     @property
     def text(self) -> str:
         return self.body.decode("utf-8", "replace")
+
+    @property
+    def page(self) -> PageDoc:
+        """The body's lxml trees, made on first use and shared by everything that reads this
+        response (the login-form check, the error check, the topic parser): parsed once."""
+        doc = self.__dict__.get("_page")
+        if doc is None:
+            doc = PageDoc(self.body, self.url)
+            object.__setattr__(self, "_page", doc)   # a cache, not a field: frozen stays true
+        return doc
 
 
 _ERRNO_RE = re.compile(r"\[Errno -?\d+\] [^'\")]+|Read timed out|Connection reset by peer|"
@@ -150,15 +162,20 @@ def _html(body: bytes):
         return None
 
 
-def find_login_form(body: bytes, *, url: str) -> LoginForm | None:
+def find_login_form(body: bytes, *, url: str, page: PageDoc | None = None) -> LoginForm | None:
     """The phpBB login form on a page (the login page, or "login required"), else None.
 
     A page with posts on it is never a login page, even if it carries a quick-login box.
+    ``page``: the body's ``PageDoc`` when the caller has one (``FetchResult.page``), so the
+    page is not parsed again.
     """
-    doc = _html(body)
-    if doc is None:
-        return None
-    if doc.xpath("//*[contains(concat(' ', normalize-space(@class), ' '), ' postbody ')]"):
+    if page is None or page.body is not body:
+        page = PageDoc(body, url)
+    try:
+        if page.shows_class("postbody"):
+            return None
+        doc = page.whole()
+    except ParseError:
         return None
     for form in doc.xpath("//form"):
         if not form.xpath(".//input[@name='password']"):
@@ -189,15 +206,15 @@ def _login_error_text(body: bytes) -> str:
 
 def page_error(result: FetchResult) -> ForumError | None:
     """The error a page without posts stands for (board disabled, no such topic or forum,
-    login required), else None. The page kinds are the parser's (``classify_error_page``)."""
-
+    login required), else None. The page kinds are the parser's (``classify_error_page``);
+    the tree is the response's own (``FetchResult.page``), parsed once for every check."""
+    page = result.page
     try:
-        doc = parse_html(result.body, result.url)
+        if page.shows_class("postbody", "topictitle"):
+            return None
+        doc = page.whole()
     except ParseError:
         return _status_error(result)
-    if doc.xpath("boolean(//*[contains(concat(' ', normalize-space(@class), ' '), ' postbody ')]"
-                 " | //*[contains(concat(' ', normalize-space(@class), ' '), ' topictitle ')])"):
-        return None
     err = classify_error_page(doc, url=result.url)
     if isinstance(err, (BoardDisabledError, TopicNotFoundError, LoginRequiredError)):
         return err
@@ -261,6 +278,7 @@ class ForumClient:
         self.requests = 0          # HTTP requests sent (each retry and login step counts)
         self.logins = 0            # successful logins
         self.slept: list[float] = []  # every wait, for reports and tests
+        self._last_passed: tuple | None = None   # get_page: the last page that passed its checks
 
     def __repr__(self) -> str:
         return f"ForumClient(base_url={self.base_url!r}, username={self.username!r})"
@@ -383,7 +401,7 @@ class ForumClient:
         form_page = self.get("ucp.php?mode=login")
         if on_fetch:
             on_fetch(form_page)
-        form = find_login_form(form_page.body, url=form_page.url)
+        form = find_login_form(form_page.body, url=form_page.url, page=form_page.page)
         if form is None:
             err = page_error(form_page)
             if err is not None:
@@ -405,8 +423,8 @@ class ForumClient:
         answer = self._request("POST", form.action, data=data, allow_redirects=False)
         if on_fetch:
             on_fetch(answer)
-        if 300 <= answer.status < 400 or (answer.status < 400 and
-                                          find_login_form(answer.body, url=answer.url) is None):
+        if 300 <= answer.status < 400 or (answer.status < 400 and find_login_form(
+                answer.body, url=answer.url, page=answer.page) is None):
             self.logins += 1
             log.info("logged in as %s", self.username)
             register_login(self)
@@ -449,7 +467,12 @@ class ForumClient:
         result = self.get(url)
         if on_fetch:
             on_fetch(result)
-        if find_login_form(result.body, url=result.url) is not None:
+        # the same bytes from the same URL and status as the last page that passed both
+        # checks pass them again (they read nothing else): an unchanged page is not parsed
+        passed = (result.url, result.status, hashlib.sha256(result.body).digest())
+        if passed == self._last_passed:
+            return result
+        if find_login_form(result.body, url=result.url, page=result.page) is not None:
             if not self.can_login:
                 raise LoginRequiredError("the board shows this page to logged-in users only",
                                          url=result.url)
@@ -458,11 +481,13 @@ class ForumClient:
             result = self.get(url)
             if on_fetch:
                 on_fetch(result)
-            if find_login_form(result.body, url=result.url) is not None:
+            if find_login_form(result.body, url=result.url, page=result.page) is not None:
                 raise LoginRequiredError(
                     f"still asked to log in after logging in as {self.username!r}",
                     url=result.url, hint="does this user have access to the forum?")
         err = page_error(result)
         if err is not None:
             raise err
+        self._last_passed = (result.url, result.status,
+                             hashlib.sha256(result.body).digest())
         return result

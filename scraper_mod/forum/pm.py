@@ -26,17 +26,17 @@ from urllib.parse import urljoin
 from scraper_mod.errors import ForumError, ParseError
 from scraper_mod.forum.dates import DateParseError, TimeRange, parse_shown_date
 from scraper_mod.forum.model import Precision
-from scraper_mod.forum.parser import (
+from scraper_mod.forum.parse.html import (
     _RE_U_PARAM,
     MOSCOW,
     _complete,
     _int_param,
     _norm,
     _tc,
-    classify_error_page,
     parse_html,
-    walk_body,
 )
+from scraper_mod.forum.parse.kinds import classify_error_page
+from scraper_mod.forum.parse.markup import walk_body
 
 __all__ = ["PmSummary", "PrivateMessage", "parse_pm_inbox", "parse_pm_view"]
 

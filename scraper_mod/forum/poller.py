@@ -45,6 +45,7 @@ from ..store import Store
 from .client import FetchResult, ForumClient
 from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
 from .model import Post, TopicPage, post_from_json
+from .pagecache import read_page
 from .parser import parse_topic_page
 from .session import scrub_body, scrub_url
 
@@ -169,7 +170,7 @@ def _confirm_deleted(client: ForumClient, post_id: int, tid: int, key: str, *, r
     try:
         res = client.get_page(url, on_fetch=record)
         page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
-                                board_tz=board_tz)
+                                board_tz=board_tz, page=res.page)
     except TopicNotFoundError:
         return True, None, None
     except ForumError as e:
@@ -332,8 +333,7 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
         visited.add(url)
         try:
             res = client.get_page(url, on_fetch=record)
-            page: TopicPage = parse_topic_page(res.body, url=res.url,
-                                               fetched_at=res.fetched_at, board_tz=board_tz)
+            page: TopicPage = read_page(store, key, res, board_tz)
             if page.topic_id is not None and page.topic_id != tid:
                 raise ParseError(f"the page shows topic {page.topic_id}, not topic {tid}",
                                  url=res.url)
@@ -557,7 +557,6 @@ def fetch_topic(client: ForumClient, topic_url: str, *,
                 on_fetch: Callable[[FetchResult], None] | None = None,
                 single_page: bool = False) -> list[TopicPage]:
     """Read a topic page by page (from the given page on), without a store."""
-
     pages: list[TopicPage] = []
     url: str | None = client.url(topic_url)
     visited: set[str] = set()
@@ -567,7 +566,7 @@ def fetch_topic(client: ForumClient, topic_url: str, *,
         visited.add(url)
         res = client.get_page(url, on_fetch=on_fetch)
         page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
-                                board_tz=board_tz)
+                                board_tz=board_tz, page=res.page)
         pages.append(page)
         if single_page:
             break

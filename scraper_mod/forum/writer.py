@@ -117,7 +117,7 @@ def board_message(body: bytes) -> str:
 def classify_refusal(result: FetchResult, *, what: str) -> PostRefused | None:
     """The refusal an answer page stands for, else None."""
     text = board_message(result.body)
-    if not text and find_login_form(result.body, url=result.url) is not None:
+    if not text and find_login_form(result.body, url=result.url, page=result.page) is not None:
         text = "You need to login"
     for kind, rx, hint, transient in _REFUSALS:
         if rx.search(text):
@@ -212,7 +212,8 @@ class ForumWriter:
     # -- the form round trip ---------------------------------------------------------------
     def _get_form(self, url: str, what: str, form_id: str = "postform") -> tuple[FetchResult, _Form]:
         page = self.client.get(url)
-        if find_login_form(page.body, url=page.url) is not None and self.client.can_login:
+        if find_login_form(page.body, url=page.url, page=page.page) is not None and \
+                self.client.can_login:
             self._logged_in = False
             self.client.login()
             self._logged_in = True
@@ -391,7 +392,8 @@ class ForumWriter:
         def read(url: str):
             try:
                 page = self.client.get_page(url)
-                return parse_topic_page(page.body, url=page.url, fetched_at=page.fetched_at)
+                return parse_topic_page(page.body, url=page.url, fetched_at=page.fetched_at,
+                                        page=page.page)
             except ForumError:
                 return None
         pages = [read(f"viewtopic.php?t={topic_id}")]

@@ -1,0 +1,44 @@
+"""The last page of each topic a poll read, kept per open state file so that an idle poll
+of an unchanged page parses nothing (issue 16: the CPU of many games in one daemon)."""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import weakref
+from zoneinfo import ZoneInfo
+
+from ..store import Store
+from .client import FetchResult
+from .model import TopicPage
+from .parser import parse_topic_page
+
+# the last page each topic showed, per open state file: (its URL, the SHA-256 of its bytes, the
+# zone it was read in, what the parser made of it); one page a topic, so bounded by the games
+_LAST_PAGE: "weakref.WeakKeyDictionary[Store, dict[str, tuple]]" = weakref.WeakKeyDictionary()
+_LAST_PAGE_LOCK = threading.Lock()
+
+
+def read_page(store: Store, key: str, res: FetchResult, board_tz: ZoneInfo) -> TopicPage:
+    """``parse_topic_page`` of a fetched page, or the page the previous poll parsed when the
+    board sent the same bytes for the same URL and nothing read from them depends on the
+    time of the fetch (every post time to the second from ``<time datetime>``, no edit
+    notice: the words «Сегодня» or «5 минут назад» are read against the fetch's time). An
+    idle poll of the last page then parses nothing; its posts are still stored as any poll
+    stores them."""
+    digest = hashlib.sha256(res.body).digest()
+    with _LAST_PAGE_LOCK:
+        last = _LAST_PAGE.get(store, {}).get(key)
+    if last is not None and last[:3] == (res.url, digest, board_tz):
+        return last[3]
+    page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
+                            board_tz=board_tz, page=res.page)
+    timeless = all(p.precision == "second" and p.edited_at is None and not p.edit_count
+                   and p.edited_by is None for p in page.posts)
+    with _LAST_PAGE_LOCK:
+        pages = _LAST_PAGE.setdefault(store, {})
+        if timeless:
+            pages[key] = (res.url, digest, board_tz, page)
+        else:
+            pages.pop(key, None)
+    return page
