@@ -636,5 +636,7 @@ def client_for_game(game, clock=None, *, topic_url: str | None = None,
     return ForumClient(session, base_url=base or "", username=f.username,
                        min_delay=f.min_delay, full_scan_delay=f.full_scan_delay,
                        timeout=f.timeout, retries=f.retries,
+                       max_page_size=f.max_page_size, request_time_limit=f.request_time_limit,
+                       page_time_limit=f.page_time_limit,
                        sleep=clock.sleep, monotonic=monotonic, now=clock.now)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from .. import limits
 from ..errors import ConfigError, RulesError
 from ..rules.calendar import MAX_DAYS, Calendar
 from ..rules.model import Player, Role, RuleOptions
@@ -47,6 +48,9 @@ class ForumConfig:
     retries: int = 4
     forum: str | None = None      # viewforum URL where new day topics appear
     title_pattern: str = r"День\s*{n}\b|Day\s*{n}\b"
+    max_page_size: int = limits.MAX_PAGE_SIZE                # bytes read of one page at most
+    request_time_limit: float = limits.REQUEST_TIME_LIMIT    # seconds for a request, body included
+    page_time_limit: float = limits.PAGE_TIME_LIMIT          # seconds for a page, retries included
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,8 @@ class MovesConfig:
     smtp_from: str | None = None
     smtp_security: str = "none"   # none | starttls | ssl
     smtp_username: str | None = None  # password from SCRAPER_MOD_SMTP_PASSWORD
+    max_message_size: int = limits.MAX_MESSAGE_SIZE  # bytes of one message read at most
+    max_moves_per_message: int = limits.MAX_MOVES_PER_MESSAGE
 
 
 @dataclass(frozen=True)
@@ -469,6 +475,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
         r.fail("forum.timeout", f"must be a finite number of seconds > 0, not {forum.timeout!r}")
     if not 0 <= forum.retries <= 20:
         r.fail("forum.retries", f"must be from 0 to 20, not {forum.retries!r}")
+    _check_limits(r, forum, "forum.", sizes=("max_page_size",),
+                  seconds=("request_time_limit", "page_time_limit"))
     try:
         re.compile(forum.title_pattern.replace("{n}", "1"))
     except re.error as e:
@@ -485,6 +493,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
         if getattr(moves, key) is not None and not 1 <= getattr(moves, key) <= 65535:
             r.fail(f"moves.{key}", f"must be a port number from 1 to 65535, not "
                    f"{getattr(moves, key)!r}")
+    _check_limits(r, moves, "moves.", sizes=("max_message_size",),
+                  counts=("max_moves_per_message",))
     if moves.source == "imap" and not moves.host:
         r.fail("moves.host", "the IMAP server's host name is needed for source = \"imap\"")
 
@@ -514,6 +524,25 @@ def parse_game(data: dict, *, path: Path) -> Game:
                 duty=duty, random_list=random_list, rules=rules, days=tuple(sorted(
                     days, key=lambda x: x.number)), forum=forum, moves=moves,
                 schedule=schedule, publish=publish, deal=dict(deal))
+
+
+def _check_limits(r: "_Reader", table, prefix: str, *, sizes=(), seconds=(),
+                  counts=()) -> None:
+    """The limits of issue 18 (``scraper_mod.limits``): sizes in bytes from 1 KiB, times in
+    seconds above 0, counts from 1."""
+    for key in sizes:
+        v = getattr(table, key)
+        if v < 1024:
+            r.fail(prefix + key, f"must be a number of bytes of at least 1024, not {v!r}",
+                   hint="e.g. 8_388_608 for 8 MiB")
+    for key in seconds:
+        v = getattr(table, key)
+        if not 0 < v < math.inf:
+            r.fail(prefix + key, f"must be a finite number of seconds > 0, not {v!r}")
+    for key in counts:
+        v = getattr(table, key)
+        if v < 1:
+            r.fail(prefix + key, f"must be at least 1, not {v!r}")
 
 
 def _parse_publish(r: "_Reader", tbl: dict) -> PublishConfig:
