@@ -20,7 +20,8 @@ from scraper_mod.forum.client import ForumClient
 
 
 class RawServer:
-    """An HTTP server on 127.0.0.1 whose every answer is ``handler(conn, request_bytes)``."""
+    """An HTTP server on 127.0.0.1 whose every answer is ``handler(conn, request_bytes)``,
+    one request per connection (the answers say ``Connection: close`` where it matters)."""
 
     def __init__(self, handler) -> None:
         self.handler = handler
@@ -108,7 +109,7 @@ def test_item2_a_board_sending_one_byte_at_a_time_is_given_up_with_a_clear_error
     with pytest.raises(FetchError) as ei:
         c.get("viewtopic.php?t=1")
     took = time.monotonic() - started
-    assert took < 4, took                      # 3 attempts of 0.6 s, and two short waits
+    assert took < 6, took                      # 3 attempts of 0.6 s, two short waits (not 175 s)
     msg = str(ei.value)
     assert "not answered within the request time limit of 0.6 s ([forum] request_time_limit)" \
         in msg and "after 3 attempts" in msg and "viewtopic.php?t=1" in msg
@@ -123,7 +124,7 @@ def test_item2_the_page_time_limit_bounds_all_attempts(servers):
     started = time.monotonic()
     with pytest.raises(FetchError) as ei:
         c.get_page("viewtopic.php?t=1")
-    assert time.monotonic() - started < 2.5
+    assert time.monotonic() - started < 4
     assert "the page time limit of 1.2 s ([forum] page_time_limit) is reached" in str(ei.value)
     assert len(srv.requests) < 5               # not 21 attempts
 
@@ -170,12 +171,13 @@ def test_item3_a_content_length_over_the_limit_is_refused_before_reading(servers
 def redirect_to(url: str):
     def handler(srv, conn, _req):
         srv.send(conn, b"HTTP/1.1 302 Found\r\nLocation: " + url.encode() +
-                 b"\r\nContent-Length: 0\r\n\r\n")
+                 b"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
     return handler
 
 
 def ok(srv, conn, _req):
-    srv.send(conn, b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(PAGE) + PAGE)
+    srv.send(conn, b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
+             % len(PAGE) + PAGE)
 
 
 def test_item12_a_redirect_to_another_host_is_logged(servers, caplog):

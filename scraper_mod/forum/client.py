@@ -356,12 +356,14 @@ class ForumClient:
                 raise self._page_too_slow(shown, last_problem)
             requested_at = self._now()
             self.requests += 1
+            # the page's time left, taken before the board's gate: waiting for other games'
+            # turns (politeness) is not the board being slow
+            within = page_deadline - self._monotonic()
             try:
                 with (self.gate.turn(self.min_delay) if self.gate is not None
                       else contextlib.nullcontext()):
                     resp, body = self._send(method, url, data=data, shown=shown,
-                                            allow_redirects=allow_redirects,
-                                            within=page_deadline - self._monotonic())
+                                            allow_redirects=allow_redirects, within=within)
             except _RETRYABLE_EXC as e:
                 self._last_request = self._monotonic()
                 last_problem = _reason(e)

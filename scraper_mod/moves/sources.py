@@ -181,7 +181,14 @@ def read_capped(path: Path, limit: int) -> tuple[bytes, int, float]:
     """A plain file's first ``limit`` bytes, its size and its mtime. A symbolic link (swapped
     in since the listing) is refused, a FIFO or device is not waited on, and a 1 GiB file
     costs ``limit`` bytes of memory."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise OSError(e.errno, "a symbolic link, not followed (put the message itself "
+                                   "in the folder)") from None
+        raise
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
         if not stat.S_ISREG(st.st_mode):
