@@ -1,13 +1,12 @@
 """The limits that keep one mail, page or board from stopping a game or eating the machine
 (issue 18). Each can be changed in ``game.toml``; README "Security and limits" lists them.
 
-| limit | default | game.toml key |
-|---|---|---|
-| the bytes read of one board page (more is not read: an error naming the URL) | 8 MiB | ``[forum] max_page_size`` |
-| the seconds one HTTP request may take, body included (then it is retried) | 60 | ``[forum] request_time_limit`` |
-| the seconds one page may take, retries and a login included | 180 | ``[forum] page_time_limit`` |
-| the bytes of one night-move message (mail, queue file, PM text) | 1 MiB | ``[moves] max_message_size`` |
-| the moves read from one message | 20 | ``[moves] max_moves_per_message`` |
+- ``[forum] max_page_size``, 8 MiB: the bytes read of one board page (past it, an error
+  naming the URL);
+- ``[forum] request_time_limit``, 60 s: one HTTP request, its body included (then retried);
+- ``[forum] page_time_limit``, 180 s: one page, its retries, waits and a login included;
+- ``[moves] max_message_size``, 1 MiB: one night-move message (mail, queue file, PM text);
+- ``[moves] max_moves_per_message``, 20: the moves read from one message.
 """
 
 from __future__ import annotations

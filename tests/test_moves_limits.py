@@ -11,6 +11,7 @@ import json
 import os
 import time
 
+import pytest
 from servers.imap import PASSWORD, USER
 from servers.movegame import deliver, mail, maildir, make_game, msk
 from test_moves_sources import imap  # noqa: F401 - the pymap server fixture (plain IMAP)
@@ -252,3 +253,22 @@ def test_poll_goes_on_after_the_bad_ones(tmp_path):
         assert [m.status for m in day_moves(ctx, 1)] == ["invalid", "invalid", "counted"]
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("table, line, says", [
+    ("forum", "max_page_size = 100", "forum.max_page_size: must be a number of bytes of at least "
+                                     "1024, not 100"),
+    ("forum", "request_time_limit = 0", "forum.request_time_limit: must be a finite number of "
+                                        "seconds > 0"),
+    ("forum", 'page_time_limit = "1 min"', "forum.page_time_limit: must be a number"),
+    ("moves", "max_message_size = -1", "moves.max_message_size: must be a number of bytes"),
+    ("moves", "max_moves_per_message = 0", "moves.max_moves_per_message: must be at least 1"),
+])
+def test_a_bad_limit_in_game_toml_is_one_error_line(tmp_path, capsys, table, line, says):
+    game = make_game(tmp_path / "g")
+    path = game / "game.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace(f"[{table}]\n", f"[{table}]\n{line}\n"), encoding="utf-8")
+    assert main(["moves", str(game), "--offline"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and says in err, err

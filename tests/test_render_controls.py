@@ -40,7 +40,7 @@ def test_neutralise_drops_controls_and_direction_marks_only():
     assert neutralise(STORY) == "Нашли в парке на скамейке,\nс газетой[31m в руках."
     assert neutralise("строка 1\n\tстрока 2") == "строка 1\n\tстрока 2"
     assert neutralise("👨\u200d👩\u200d👧 Кот") == "👨\u200d👩\u200d👧 Кот"   # the joiners stay
-    assert neutralise("Маша\u00a0Ш.") == "Маша\u00a0Ш."                       # a no-break space stays
+    assert neutralise("Маша\u00a0Ш.") == "Маша\u00a0Ш."    # a no-break space stays
     assert neutralise(7) == 7 and neutralise(None) is None
     assert not bad_chars(neutralise(BIDI + "\x00\x1f\x7f\x9f\u2060\u206f"))
     assert bbcode_inert("\u202e[b]") == "[" + ZWSP + "b]"
