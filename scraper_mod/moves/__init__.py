@@ -3,6 +3,7 @@ scraper-mod collects them all day, judges each and answers the sender at once.
 
 - ``sources``  where moves arrive: a Maildir, an IMAP folder, a queue folder, the host's phpBB
   private messages; each message is stored raw with the host side's receive time first;
+- ``capped``   reading a message within ``[moves] max_message_size`` (the sources use it);
 - ``mail``     decoding real mail (MIME, charsets, HTML, quotes and forwards removed);
 - ``grammar``  the move grammar, Russian and English («убить Васю», "kill Vasya", «история: …»,
   «код: …»);

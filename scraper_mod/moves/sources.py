@@ -35,7 +35,6 @@ check.
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import imaplib
 import json
@@ -44,7 +43,6 @@ import os
 import re
 import socket
 import ssl
-import stat
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -52,8 +50,9 @@ from typing import Callable, Protocol
 
 from ..errors import MailboxError
 from ..forum.session import scrub_body
-from ..limits import MAX_MESSAGE_SIZE, TOO_LARGE_EVENT, size_text
+from ..limits import MAX_MESSAGE_SIZE
 from ..store import Store
+from .capped import add_capped, read_capped
 
 log = logging.getLogger(__name__)
 
@@ -175,45 +174,6 @@ class MaildirSource:
         except OSError as e:
             errors.append(f"{self.name}: message {key}: stored, but cannot be moved to cur/: "
                           f"{e.strerror or e}")
-
-
-def read_capped(path: Path, limit: int) -> tuple[bytes, int, float]:
-    """A plain file's first ``limit`` bytes, its size and its mtime. A symbolic link (swapped
-    in since the listing) is refused, a FIFO or device is not waited on, and a 1 GiB file
-    costs ``limit`` bytes of memory."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
-                     | getattr(os, "O_NONBLOCK", 0))
-    except OSError as e:
-        if e.errno == errno.ELOOP:
-            raise OSError(e.errno, "a symbolic link, not followed (put the message itself "
-                                   "in the folder)") from None
-        raise
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode):
-            raise OSError(errno.EINVAL, "not a plain file")
-        data = f.read(limit + 1)
-    return data[:limit], max(st.st_size, len(data)), st.st_mtime
-
-
-def add_capped(store: Store, source: MoveSource, key: str, raw: bytes, size: int, *,
-               received: datetime, now: datetime, errors: list[str],
-               label: str) -> tuple[int, bool]:
-    """Store a message read by ``read_capped``. One over the source's ``max_size`` is stored
-    in part (its first ``max_size`` bytes: the headers, to answer the sender) with a
-    ``message_too_large`` event that the intake reads as «too large»; the whole file stays
-    where it is (the Maildir, the queue's ``done/``, the IMAP server)."""
-    mid, is_new = store.add_message(source.name, key, raw, received_at=received, stored_at=now)
-    limit = source.max_size
-    if size > limit:
-        if is_new:
-            store.log_event(TOO_LARGE_EVENT, {"message": mid, "size": size, "limit": limit},
-                            at=now)
-        errors.append(f"{source.name}: {label}: {size_text(size)}, over the message size "
-                      f"limit of {size_text(limit)} ([moves] max_message_size): only its first "
-                      f"{size_text(limit)} stored; answered as too large")
-    return mid, is_new
 
 
 # -- a queue folder -----------------------------------------------------------------------------
