@@ -178,7 +178,8 @@ def test_an_idle_poll_reads_nothing_again(tmp_path, monkeypatch):
         assert len(intake.poll_moves(ctx).answers) == 2
         reads = []
         real = intake.read_letter
-        monkeypatch.setattr(intake, "read_letter", lambda m: reads.append(m.id) or real(m))
+        monkeypatch.setattr(intake, "read_letter",
+                            lambda m, **kw: reads.append(m.id) or real(m, **kw))
         assert intake.poll_moves(ctx).answers == () and reads == []
         deliver(md, mail("alexey@example.org", "проверить Big Joe"), msk("2024-04-09 13:10:00"))
         assert [a.to for a in intake.poll_moves(ctx).answers] == ["alexey@example.org"]

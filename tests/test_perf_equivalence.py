@@ -91,7 +91,8 @@ def test_R2_3_a_shared_name_index_matches_like_a_fresh_one():
 
 
 def _game_ctx(store: Store):
-    return SimpleNamespace(store=store)
+    from scraper_mod.game.config import MovesConfig
+    return SimpleNamespace(store=store, game=SimpleNamespace(moves=MovesConfig()))
 
 
 def test_letters_are_decoded_once_per_store_and_equal_to_a_fresh_read(monkeypatch):
@@ -104,7 +105,8 @@ def test_letters_are_decoded_once_per_store_and_equal_to_a_fresh_read(monkeypatc
     fresh = [intake.read_letter(m) for m in store.messages()]
     reads: list[int] = []
     real = intake.read_letter
-    monkeypatch.setattr(intake, "read_letter", lambda m: reads.append(m.id) or real(m))
+    monkeypatch.setattr(intake, "read_letter",
+                        lambda m, **kw: reads.append(m.id) or real(m, **kw))
     first, dups1 = intake._letters(_game_ctx(store))
     second, dups2 = intake._letters(_game_ctx(store))
     assert sorted(reads) == sorted(m.id for m in store.messages())   # each read once

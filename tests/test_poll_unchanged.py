@@ -12,8 +12,7 @@ import requests
 from scraper_mod.clock import FakeClock
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.forum import client as client_mod
-from scraper_mod.forum import pagecache
-from scraper_mod.forum import poller
+from scraper_mod.forum import pagecache, poller
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.store import Store
 

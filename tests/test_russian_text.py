@@ -120,6 +120,18 @@ def _answers(lang: str) -> list[str]:
                                items=[{"kind": None, "target": None, "status": "unknown_sender",
                                        "reason": reason, "previous": None, "standing": None,
                                        "written": ""}], **base))
+    # the limits of issue 18: a message too large or nested too deep, too many moves
+    unreadable = [{"kind": None, "target": None, "status": "invalid", "reason": "unreadable",
+                   "previous": None, "standing": None, "written": ""}]
+    for problem in ("size", "nesting"):
+        for player in ("Светлана", None):
+            out.append(render_text("move-answer", lang, "txt", player=player, items=unreadable,
+                                   problem=problem, size_limit="1 MiB", moves_cut=0, **base))
+    for n in (1, 2, 5, 20, 21):
+        out.append(render_text("move-answer", lang, "txt", player="Светлана", items=[
+            {"kind": "heal", "target": "Маша_2", "status": "counted", "reason": "",
+             "previous": None, "standing": None, "written": ""}], problem="", size_limit="1 MiB",
+            moves_cut=n, **base))
     return out
 
 

@@ -40,6 +40,7 @@ from ..clock import Clock, SystemClock
 from ..errors import ConfigError, ForumError, MailboxError, RulesError, ScraperModError
 from ..game.config import GAME_FILE, load_game
 from ..game.context import GameContext
+from ..posts.numbers import number_ranges
 from ..rules.calendar import Calendar
 from .jobs import ClockJob, ClockScheduler, naive_utc
 from .status import fmt_delta
@@ -294,7 +295,7 @@ class Daemon:
         if len(due) > 1 and missed:
             self.warn("catching up: the deadlines of days %s passed without a resolution "
                       "(scraper-mod was not running, or the forum was down); resolving them "
-                      "now, in order", ", ".join(map(str, missed)))
+                      "now, in order", number_ranges(missed))
             self.report.caught_up.extend(missed)
             self._announced.update(missed)
         for day in due:
@@ -440,7 +441,7 @@ class Daemon:
             self.warn("catching up: the deadline%s of day%s %s passed while scraper-mod was "
                       "not running; resolving %s now, in order",
                       "s" if len(due) > 1 else "", "s" if len(due) > 1 else "",
-                      ", ".join(map(str, due)), "them" if len(due) > 1 else "it")
+                      number_ranges(due), "them" if len(due) > 1 else "it")
             self.report.caught_up.extend(due)
             self._announced.update(due)
         self._deadline_job = self.scheduler.add("deadline", self.next_deadline_at,

@@ -4,7 +4,14 @@
 ``responses``; the demo and the end-to-end tests talk to ``LocalBoard`` on 127.0.0.1):
 
 - every request carries the User-Agent ``scraper-mod/<version> (+forum mafia host tool)``
-  and a timeout;
+  and a timeout for each read;
+- a page is read as it streams in, within limits (``scraper_mod.limits``): at most
+  ``max_page_size`` bytes (past that it stops reading: a 1 GiB page costs 8 MiB, not 1 GiB),
+  each request within ``request_time_limit`` seconds of wall clock, body included (a board
+  sending a byte a second never gets past it: the request counts as timed out and is
+  retried), and each page, retries and a login included, within ``page_time_limit``;
+- redirects are followed by hand (10 at most): one to another host is logged, and refused
+  while logged in, so the session cookie never leaves the board;
 - connection errors, 5xx and 429 are retried with exponential back-off (1, 2, 4, 8... s),
   honouring ``Retry-After`` in seconds or as an HTTP date;
 - consecutive requests are spaced by at least ``min_delay`` seconds;
@@ -23,6 +30,7 @@ exception message and never shown by ``repr``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import logging
 import os
@@ -30,12 +38,12 @@ import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
 from typing import Any, Callable, Iterator, Mapping
 from urllib.parse import urljoin, urlsplit
 
 import lxml.html
 import requests
+import urllib3
 
 from .. import __version__
 from ..errors import (
@@ -46,6 +54,8 @@ from ..errors import (
     ParseError,
     TopicNotFoundError,
 )
+from ..limits import MAX_PAGE_SIZE, PAGE_TIME_LIMIT, REQUEST_TIME_LIMIT, size_text
+from .httpdates import parse_http_date, retry_after_seconds
 from .parse.doc import PageDoc
 from .parse.kinds import classify_error_page
 from .session import register_login, scrub_url, session_id
@@ -55,10 +65,20 @@ log = logging.getLogger(__name__)
 USER_AGENT = f"scraper-mod/{__version__} (+forum mafia host tool)"
 PASSWORD_ENV = "SCRAPER_MOD_FORUM_PASSWORD"
 
+#: redirects followed for one request at most
+MAX_REDIRECTS = 10
+
+
+class RequestTooSlow(requests.Timeout):
+    """A request still running at ``request_time_limit`` (wall clock, body included)."""
+
+
 # Network failures worth another try; anything else (a bad URL, too many redirects) is not.
+# (urllib3's own errors come from reading a streamed body.)
 _RETRYABLE_EXC = (requests.ConnectionError, requests.Timeout,
                   requests.exceptions.ChunkedEncodingError,
-                  requests.exceptions.ContentDecodingError)
+                  requests.exceptions.ContentDecodingError,
+                  urllib3.exceptions.HTTPError)
 _RETRYABLE_STATUS = frozenset({429, 500, 502, 503, 504, 520, 521, 522, 523, 524})
 
 
@@ -101,44 +121,14 @@ _ERRNO_RE = re.compile(r"\[Errno -?\d+\] [^'\")]+|Read timed out|Connection rese
 
 def _reason(e: BaseException) -> str:
     """A short reason for a network error (``ConnectionError: [Errno 111] Connection refused``)."""
+    if isinstance(e, RequestTooSlow):
+        return str(e)
     m = _ERRNO_RE.search(str(e))
     return f"{type(e).__name__}: {m.group(0).strip()}" if m else type(e).__name__
 
 
 def _utcnow() -> datetime:
     return datetime.now(timezone.utc)
-
-
-def parse_http_date(value: str | None) -> datetime | None:
-    """An RFC 7231 date (``Wed, 02 Dec 2026 13:13:42 GMT``) as an aware datetime, else None."""
-    if not value:
-        return None
-    try:
-        t = parsedate_to_datetime(value.strip())
-    except (TypeError, ValueError, IndexError):
-        return None
-    if t is None:
-        return None
-    if t.tzinfo is None:  # "-0000" means UTC of unknown origin
-        t = t.replace(tzinfo=timezone.utc)
-    return t
-
-
-def retry_after_seconds(value: str | None, *, now: datetime) -> float | None:
-    """``Retry-After`` as seconds to wait: delta-seconds or an HTTP date (relative to ``now``)."""
-    if value is None:
-        return None
-    value = value.strip()
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    when = parse_http_date(value)
-    if when is None:
-        return None
-    return max(0.0, (when - now).total_seconds())
 
 
 # -- page helpers (login form) ------------------------------------------------------------
@@ -232,6 +222,21 @@ def _status_error(result: FetchResult) -> ForumError | None:
 
 # -- the client ----------------------------------------------------------------------------
 
+def _one_page(method):
+    """Run a ``ForumClient`` method under one page time limit (``page_time_limit``): every
+    request it makes, a login included, shares the page's deadline."""
+    @functools.wraps(method)
+    def wrapper(self: "ForumClient", *args, **kwargs):
+        if self._page_deadline is not None:
+            return method(self, *args, **kwargs)
+        self._page_deadline = self._monotonic() + self.page_time_limit
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._page_deadline = None
+    return wrapper
+
+
 class ForumClient:
     """A polite HTTP client for one phpBB board (see the module docstring)."""
 
@@ -241,6 +246,9 @@ class ForumClient:
                  timeout: float = 30, retries: int = 4,
                  backoff: float = 1.0, max_backoff: float = 60.0,
                  max_retry_after: float = 300.0,
+                 max_page_size: int = MAX_PAGE_SIZE,
+                 request_time_limit: float = REQUEST_TIME_LIMIT,
+                 page_time_limit: float = PAGE_TIME_LIMIT,
                  sleep: Callable[[float], None] = time.sleep,
                  monotonic: Callable[[], float] = time.monotonic,
                  now: Callable[[], datetime] = _utcnow, gate: Any = None) -> None:
@@ -268,6 +276,10 @@ class ForumClient:
         self.backoff = float(backoff)
         self.max_backoff = float(max_backoff)
         self.max_retry_after = float(max_retry_after)
+        self.max_page_size = int(max_page_size)
+        self.request_time_limit = float(request_time_limit)
+        self.page_time_limit = float(page_time_limit)
+        self._page_deadline: float | None = None   # get_page's, over all its requests
         self._sleep = sleep
         self._monotonic = monotonic
         self._now = now
@@ -322,16 +334,22 @@ class ForumClient:
         url = self.url(url)
         shown = scrub_url(url)    # logs and errors never carry the session id
         last_problem = ""
+        page_deadline = (self._page_deadline if self._page_deadline is not None
+                         else self._monotonic() + self.page_time_limit)
         for attempt in range(self.retries + 1):
             self._pace()
+            if self._monotonic() >= page_deadline:
+                raise self._page_too_slow(shown, last_problem)
             requested_at = self._now()
             self.requests += 1
+            # the page's time left, taken before the board's gate: waiting for other games'
+            # turns (politeness) is not the board being slow
+            within = page_deadline - self._monotonic()
             try:
                 with (self.gate.turn(self.min_delay) if self.gate is not None
                       else contextlib.nullcontext()):
-                    resp = self.session.request(method, url, data=data, timeout=self.timeout,
-                                                allow_redirects=allow_redirects)
-                    body = resp.content
+                    resp, body = self._send(method, url, data=data, shown=shown,
+                                            allow_redirects=allow_redirects, within=within)
             except _RETRYABLE_EXC as e:
                 self._last_request = self._monotonic()
                 last_problem = _reason(e)
@@ -339,6 +357,8 @@ class ForumClient:
                 log.warning("%s %s failed (%s); attempt %d of %d", method, shown, last_problem,
                             attempt + 1, self.retries + 1)
                 if attempt < self.retries:
+                    if self._monotonic() + delay >= page_deadline:
+                        raise self._page_too_slow(shown, last_problem)
                     self._wait(delay)
                 continue
             except requests.RequestException as e:
@@ -365,8 +385,82 @@ class ForumClient:
             log.warning("%s %s: %s; attempt %d of %d", method, shown, last_problem,
                         attempt + 1, self.retries + 1)
             if attempt < self.retries:
+                if self._monotonic() + delay >= page_deadline:
+                    raise self._page_too_slow(shown, last_problem)
                 self._wait(delay)
         raise FetchError(f"{last_problem} after {self.retries + 1} attempts", url=shown)
+
+    def _page_too_slow(self, shown: str, problem: str) -> FetchError:
+        return FetchError(
+            f"{problem + '; ' if problem else ''}gave up: the page time limit of "
+            f"{self.page_time_limit:g} s ([forum] page_time_limit) is reached", url=shown,
+            hint="the board is very slow or down; the next poll tries again")
+
+    def _send(self, method: str, url: str, *, data: dict | None, shown: str,
+              allow_redirects: bool, within: float) -> tuple[requests.Response, bytes]:
+        """One request, its redirects followed by hand, its body read within
+        ``request_time_limit`` (and ``within`` seconds, the page's time left) of wall clock."""
+        deadline = time.monotonic() + max(0.0, min(self.request_time_limit, within))
+        timeout = min(self.timeout, self.request_time_limit)   # each read, and the connect
+        for _ in range(MAX_REDIRECTS + 1):
+            resp = self.session.request(method, url, data=data, timeout=timeout,
+                                        allow_redirects=False, stream=True)
+            target = self.session.get_redirect_target(resp) if allow_redirects else None
+            if not target:
+                return resp, self._read_body(resp, shown, deadline)
+            resp.close()
+            nxt = urljoin(resp.url or url, target)
+            self._check_redirect(url, nxt)
+            url, method, data = nxt, "GET", None   # only GETs follow redirects here
+            if time.monotonic() >= deadline:
+                raise RequestTooSlow(self._too_slow_text())
+        raise FetchError(f"more than {MAX_REDIRECTS} redirects", url=shown,
+                         hint="check the URL in game.toml")
+
+    def _too_slow_text(self) -> str:
+        return (f"not answered within the request time limit of {self.request_time_limit:g} s "
+                "([forum] request_time_limit)")
+
+    def _check_redirect(self, frm: str, to: str) -> None:
+        """A redirect to another host is logged; while logged in it is refused, so the
+        board's session cookie is never sent anywhere else."""
+        a, b = urlsplit(frm).hostname, urlsplit(to).hostname
+        if a == b:
+            return
+        log.warning("%s redirects to another host: %s", scrub_url(frm), scrub_url(to))
+        if self.logins and len(self.session.cookies):
+            raise FetchError(f"redirected to another host ({b}); not followed while logged "
+                             "in, so the board's session stays with the board", url=scrub_url(frm),
+                             hint="check [forum] url: has the board moved to that address?")
+
+    def _read_body(self, resp: requests.Response, shown: str, deadline: float) -> bytes:
+        """The body as it streams in: what the board has sent, read at each step (``read1``),
+        until ``deadline`` (wall clock) and ``max_page_size`` bytes at most."""
+        try:
+            length = resp.headers.get("Content-Length", "").strip()
+            if length.isdigit() and int(length) > self.max_page_size:
+                raise self._page_too_large(shown, int(length))
+            chunks: list[bytes] = []
+            total = 0
+            while True:
+                if time.monotonic() >= deadline:
+                    raise RequestTooSlow(self._too_slow_text())
+                chunk = resp.raw.read1(65536, decode_content=True)
+                if not chunk:
+                    return b"".join(chunks)
+                total += len(chunk)
+                if total > self.max_page_size:
+                    raise self._page_too_large(shown, None)
+                chunks.append(chunk)
+        finally:
+            resp.close()
+
+    def _page_too_large(self, shown: str, size: int | None) -> FetchError:
+        said = f" ({size_text(size)} by its Content-Length)" if size is not None else ""
+        return FetchError(f"the page is larger than the page size limit of "
+                          f"{size_text(self.max_page_size)}{said} ([forum] max_page_size); "
+                          "not read past it", url=shown,
+                          hint="is this a page of the board? raise max_page_size if it is")
 
     def get(self, url: str) -> FetchResult:
         """GET with retries; returns any final response (200, 404, ...), raises FetchError
@@ -456,6 +550,7 @@ class ForumClient:
         log.info("logged out of %s", self.base_url)
         return True
 
+    @_one_page
     def get_page(self, url: str, *,
                  on_fetch: Callable[[FetchResult], None] | None = None) -> FetchResult:
         """GET a board page; log in (again) once if it shows the login form.

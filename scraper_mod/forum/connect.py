@@ -43,6 +43,8 @@ def client_for_game(game: Game, clock: Clock | None = None, *, topic_url: str | 
     return ForumClient(session, base_url=base or "", username=f.username,
                        min_delay=f.min_delay, full_scan_delay=f.full_scan_delay,
                        timeout=f.timeout, retries=f.retries,
+                       max_page_size=f.max_page_size, request_time_limit=f.request_time_limit,
+                       page_time_limit=f.page_time_limit,
                        sleep=clock.sleep, monotonic=monotonic, now=clock.now)
 
 

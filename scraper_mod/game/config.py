@@ -18,6 +18,7 @@ from typing import NoReturn
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from .. import limits
 from ..errors import ConfigError, RulesError
 from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
@@ -50,6 +51,9 @@ class ForumConfig:
     forum: str | None = None      # viewforum URL where new day topics appear
     title_pattern: str = r"День\s*{n}\b|Day\s*{n}\b"
     max_post_chars: int = 60000   # the board's limit (phpBB's default); a longer post is split
+    max_page_size: int = limits.MAX_PAGE_SIZE                # bytes read of one page at most
+    request_time_limit: float = limits.REQUEST_TIME_LIMIT    # seconds for a request, body included
+    page_time_limit: float = limits.PAGE_TIME_LIMIT          # seconds for a page, retries included
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,8 @@ class MovesConfig:
     smtp_security: str = "none"   # none | starttls | ssl
     smtp_username: str | None = None  # password from SCRAPER_MOD_SMTP_PASSWORD
     max_story_chars: int = 3000   # what of the murder story the newspaper quotes (0: none)
+    max_message_size: int = limits.MAX_MESSAGE_SIZE  # bytes of one message read at most
+    max_moves_per_message: int = limits.MAX_MOVES_PER_MESSAGE
 
 
 @dataclass(frozen=True)
@@ -482,6 +488,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
                f"10000000 characters, not {forum.max_post_chars!r}",
                hint="the board's own limit: phpBB's ACP, Posting settings, «Maximum "
                     "characters per post» (60000 by default)")
+    _check_limits(r, forum, "forum.", sizes=("max_page_size",),
+                  seconds=("request_time_limit", "page_time_limit"))
     try:
         re.compile(forum.title_pattern.replace("{n}", "1"))
     except re.error as e:
@@ -501,6 +509,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
     if not 0 <= moves.max_story_chars <= 50_000:
         r.fail("moves.max_story_chars", f"must be from 0 (no story) to 50000 characters, not "
                f"{moves.max_story_chars!r}")
+    _check_limits(r, moves, "moves.", sizes=("max_message_size",),
+                  counts=("max_moves_per_message",))
     if moves.source == "imap" and not moves.host:
         r.fail("moves.host", "the IMAP server's host name is needed for source = \"imap\"")
 
@@ -530,6 +540,25 @@ def parse_game(data: dict, *, path: Path) -> Game:
                 duty=duty, random_list=random_list, rules=rules, days=tuple(sorted(
                     days, key=lambda x: x.number)), forum=forum, moves=moves,
                 schedule=schedule, publish=publish, deal=dict(deal))
+
+
+def _check_limits(r: "_Reader", table, prefix: str, *, sizes=(), seconds=(),
+                  counts=()) -> None:
+    """The limits of issue 18 (``scraper_mod.limits``): sizes in bytes from 1 KiB, times in
+    seconds above 0, counts from 1."""
+    for key in sizes:
+        v = getattr(table, key)
+        if v < 1024:
+            r.fail(prefix + key, f"must be a number of bytes of at least 1024, not {v!r}",
+                   hint="e.g. 8_388_608 for 8 MiB")
+    for key in seconds:
+        v = getattr(table, key)
+        if not 0 < v < math.inf:
+            r.fail(prefix + key, f"must be a finite number of seconds > 0, not {v!r}")
+    for key in counts:
+        v = getattr(table, key)
+        if v < 1:
+            r.fail(prefix + key, f"must be at least 1, not {v!r}")
 
 
 def _parse_publish(r: "_Reader", tbl: dict) -> PublishConfig:

@@ -3,6 +3,7 @@ scraper-mod collects them all day, judges each and answers the sender at once.
 
 - ``sources``  where moves arrive: a Maildir, an IMAP folder, a queue folder, the host's phpBB
   private messages; each message is stored raw with the host side's receive time first;
+- ``capped``   reading a message within ``[moves] max_message_size`` (the sources use it);
 - ``mail``     decoding real mail (MIME, charsets, HTML, quotes and forwards removed);
 - ``grammar``  the move grammar, Russian and English («убить Васю», "kill Vasya", «история: …»,
   «код: …»);
@@ -20,6 +21,8 @@ The game file's ``[moves]`` table::
     require_code = false      # true: a move must carry the player's secret code (``code``)
     outbox = "outbox"         # answers: <game>/outbox/day-N/<message>.txt
     smtp_host = "localhost"   # when set, answers to players are also mailed (smtp_port, smtp_from)
+    max_message_size = 1_048_576   # bytes read of one message at most (README "Limits")
+    max_moves_per_message = 20     # moves read from one message at most
 
 ``phpbb_pm`` reads the inbox of the ``[forum]`` user over the same logged-in session as the
 forum reader (password from SCRAPER_MOD_FORUM_PASSWORD).

@@ -71,6 +71,7 @@ class ParsedMessage:
     moves: tuple[ParsedMove, ...]
     story: str | None
     codes: tuple[str, ...]
+    truncated: bool = False  # more moves than ``limit``: the rest was not read
 
 
 def fold_word(word: str) -> str:
@@ -101,8 +102,12 @@ def text_has_code(text: str, code: str) -> bool:
     return bool(pat.search(text))
 
 
-def parse_moves(text: str, match: Matcher) -> ParsedMessage:
-    """Find the moves, the murder story and the codes in a message's subject and own text."""
+def parse_moves(text: str, match: Matcher, *, limit: int | None = None) -> ParsedMessage:
+    """Find the moves, the murder story and the codes in a message's subject and own text.
+
+    ``limit``: read no more than that many moves (``[moves] max_moves_per_message``); the
+    lines after them are not read, and ``truncated`` says so. 40,000 «лечу E» lines give
+    ``limit`` moves in the time of ``limit`` lines, not 40,000."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     codes = find_codes(text)
     story_lines: list[str] | None = None
@@ -128,14 +133,20 @@ def parse_moves(text: str, match: Matcher) -> ParsedMessage:
         story = "\n".join(_close_story(story_lines)).strip() or None
 
     moves: list[ParsedMove] = []
+    truncated = False
     for line in move_lines:
         clean = _CODE.sub(" ", line)
         for segment in _SEGMENT_SPLIT.split(clean):
             moves.extend(_segment_moves(segment, match))
+        if limit is not None and len(moves) > limit:
+            truncated = True
+            break
     if any(not m.problem == "no_target" for m in moves):
         # a bare verb (a subject «Проверка», «Re: заморозка») only labels the real move
         moves = [m for m in moves if m.problem != "no_target"]
-    return ParsedMessage(moves=tuple(moves), story=story, codes=codes)
+    if limit is not None and len(moves) > limit:
+        moves, truncated = moves[:limit], True
+    return ParsedMessage(moves=tuple(moves), story=story, codes=codes, truncated=truncated)
 
 
 def _close_story(lines: list[str]) -> list[str]:

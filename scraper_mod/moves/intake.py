@@ -33,6 +33,7 @@ from zoneinfo import ZoneInfo
 from ..errors import ForumError, MailboxError, ScraperModError
 from ..forum.connect import game_client
 from ..forum.pm import parse_pm_view
+from ..limits import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE, TOO_LARGE_EVENT, size_text
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.calendar import Calendar
@@ -43,7 +44,7 @@ from ..rules.state import GameState, stored_state_json, with_named_duty
 from ..slotbook import load_book, resolve_view, slot_users
 from ..store import StoredMessage
 from .grammar import Matcher, parse_moves, text_has_code
-from .mail import decode_message
+from .mail import decode_message, read_sender
 from .sources import FetchReport, MoveSource, source_for
 from .targets import matcher_for
 
@@ -67,6 +68,7 @@ class Letter:
     text: str                  # subject + own text
     problem: str = ""          # "unreadable: ..." when it could not be decoded
     defects: tuple[str, ...] = ()  # MIME damage (a message with no readable move is unreadable)
+    limit: str = ""            # the limit that stopped it: "size" (too large), "nesting"
 
 
 @dataclass(frozen=True)
@@ -97,20 +99,31 @@ class IntakeReport:
 
 # -- reading stored messages --------------------------------------------------------------------
 
-def read_letter(msg: StoredMessage) -> Letter:
-    """Decode one stored message (mail, a queue file, or a phpBB PM page)."""
+def read_letter(msg: StoredMessage, *, too_large: dict | None = None,
+                max_size: int = MAX_MESSAGE_SIZE) -> Letter:
+    """Decode one stored message (mail, a queue file, or a phpBB PM page).
+
+    ``too_large``: the ``message_too_large`` event of a message stored in part (over the
+    size limit at its source); ``max_size``: the limit for a PM's text. A message that cannot
+    be read keeps the From address of its header block (``read_sender``), so the sender is
+    answered."""
     if msg.source.startswith("phpbb_pm:"):
-        return _read_pm(msg)
+        return _read_pm(msg, max_size)
+    if too_large is not None:
+        return Letter(msg.id, msg.received_at, read_sender(msg.raw), "mail", None, "", "",
+                      problem=f"unreadable: {too_large.get('size')} bytes, over the message "
+                              f"size limit of {too_large.get('limit')}", limit="size")
     try:
         mail = decode_message(msg.raw, label=f"{msg.source} {msg.key}")
     except MailboxError as e:
-        return Letter(msg.id, msg.received_at, None, "mail", None, "", "",
-                      problem=f"unreadable: {e.message}")
+        return Letter(msg.id, msg.received_at, read_sender(msg.raw), "mail", None, "", "",
+                      problem=f"unreadable: {e.message}",
+                      limit="nesting" if "nested" in e.message else "")
     return Letter(msg.id, msg.received_at, mail.sender, "mail", mail.message_id,
                   mail.subject, mail.full_text, defects=mail.defects)
 
 
-def _read_pm(msg: StoredMessage) -> Letter:
+def _read_pm(msg: StoredMessage, max_size: int = MAX_MESSAGE_SIZE) -> Letter:
     try:
         pm = parse_pm_view(msg.raw, url=msg.key, fetched_at=msg.received_at,
                            board_tz=ZoneInfo("Europe/Moscow"))
@@ -119,25 +132,37 @@ def _read_pm(msg: StoredMessage) -> Letter:
                       problem=f"unreadable: {e.message}")
     subject = pm.subject or ""
     text = f"{subject}\n{pm.text}" if subject else pm.text
+    if len(text.encode("utf-8")) > max_size:
+        return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, "",
+                      problem=f"unreadable: the PM's text is over the message size limit of "
+                              f"{max_size}", limit="size")
     return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, text)
 
 
-def requests_from_letter(letter: Letter, players: tuple[Player, ...],
-                         match: Matcher) -> list[MoveRequest]:
-    """The move requests of one message (one with ``kind=None`` when it holds no move)."""
+def requests_from_letter(letter: Letter, players: tuple[Player, ...], match: Matcher, *,
+                         max_moves: int = MAX_MOVES_PER_MESSAGE) -> list[MoveRequest]:
+    """The move requests of one message (one with ``kind=None`` when it holds no move), its
+    first ``max_moves`` moves at most."""
+    return _letter_requests(letter, players, match, max_moves)[0]
+
+
+def _letter_requests(letter: Letter, players: tuple[Player, ...], match: Matcher,
+                     max_moves: int) -> tuple[list[MoveRequest], bool]:
+    """``requests_from_letter``, and whether moves after the first ``max_moves`` were left
+    unread."""
     if letter.problem:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
-                            problem="unreadable", via=letter.via)]
-    parsed = parse_moves(letter.text, match)
+                            problem="unreadable", via=letter.via)], False
+    parsed = parse_moves(letter.text, match, limit=max_moves)
     if letter.defects and not parsed.moves:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
-                            problem="unreadable", via=letter.via)]
+                            problem="unreadable", via=letter.via)], False
     sender = identify(letter.sender, players, via=letter.via)
     has_code = frozenset(p.nick for p in players if p.code and text_has_code(letter.text, p.code))
     common: dict[str, Any] = dict(story=parsed.story, codes=parsed.codes, has_code=has_code,
                                   via=letter.via)
     if not parsed.moves:
-        return [MoveRequest(letter.message_id, letter.received_at, letter.sender, **common)]
+        return [MoveRequest(letter.message_id, letter.received_at, letter.sender, **common)], False
     out = []
     for i, m in enumerate(parsed.moves):
         target = m.target
@@ -146,7 +171,7 @@ def requests_from_letter(letter: Letter, players: tuple[Player, ...],
         out.append(MoveRequest(letter.message_id, letter.received_at, letter.sender,
                                kind=m.kind, target=target, written=m.written,
                                problem=m.problem, index=i, **common))
-    return out
+    return out, parsed.truncated
 
 
 #: how long before day 1 starts a message still counts for day 1 (role cards sent early)
@@ -170,7 +195,8 @@ def message_day(calendar: Calendar, received_at: datetime) -> int:
 _READ: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _read_cached(store, msg: StoredMessage) -> Letter:
+def _read_cached(store, msg: StoredMessage, too_large: dict | None, max_size: int) -> Letter:
+    how = (msg, too_large, max_size)
     try:
         per_store = _READ[store]
     except (KeyError, TypeError):
@@ -178,12 +204,12 @@ def _read_cached(store, msg: StoredMessage) -> Letter:
         try:
             _READ[store] = per_store
         except TypeError:  # a store that cannot be weakly referenced: no cache
-            return read_letter(msg)
+            return read_letter(msg, too_large=too_large, max_size=max_size)
     hit = per_store.get(msg.id)
-    if hit is not None and hit[0] == msg:
+    if hit is not None and hit[0] == how:
         return hit[1]
-    letter = read_letter(msg)
-    per_store[msg.id] = (msg, letter)
+    letter = read_letter(msg, too_large=too_large, max_size=max_size)
+    per_store[msg.id] = (how, letter)
     return letter
 
 
@@ -193,10 +219,13 @@ def _letters(ctx: GameContext, *, as_of: datetime | None = None) -> tuple[list[L
     letters: list[Letter] = []
     dups: list[int] = []
     store = ctx.store
+    # messages stored in part, over the size limit at their source (sources.add_capped)
+    too_large = {d.get("message"): d for _, _, d in store.events(TOO_LARGE_EVENT)}
+    max_size = ctx.game.moves.max_message_size
     for msg in store.messages():
         if as_of is not None and msg.received_at > as_of:
             continue
-        letter = _read_cached(store, msg)
+        letter = _read_cached(store, msg, too_large.get(msg.id), max_size)
         if letter.header_id:
             # the same sender's Message-ID: a second delivery (a stranger cannot suppress a
             # player's move by reusing its Message-ID)
@@ -248,7 +277,8 @@ def day_requests(ctx: GameContext, day: int, *, as_of: datetime | None = None) -
             continue  # not this day's (message_day would say so, more slowly)
         if message_day(cal, letter.received_at) == day:
             players = slot_users(ctx, book, at=letter.received_at)
-            out.extend(requests_from_letter(letter, players, _matcher(players)))
+            out.extend(requests_from_letter(letter, players, _matcher(players),
+                                            max_moves=ctx.game.moves.max_moves_per_message))
     return out
 
 
@@ -361,9 +391,10 @@ def answer_pending(ctx: GameContext, *, send: bool = True
             settled.add(mid)
             continue
         try:
+            requests, cut = judge.read(letter)
             answer = build_answer(ctx, letter, day,
                                   moves=judge.moves(day, as_of=letter.received_at),
-                                  requests=judge.requests(letter))
+                                  requests=requests, moves_cut=cut)
         except ScraperModError as e:
             errors.append(f"message {mid}: {e}")
             continue
@@ -402,16 +433,20 @@ class _DayJudge:
         self.book = load_book(ctx)              # R10, R11
         self.players = slot_users(ctx, self.book)
         self.letters = letters
-        self._requests: dict[int, list[MoveRequest]] = {}
+        self._requests: dict[int, tuple[list[MoveRequest], bool]] = {}
         self._states: dict[int, GameState] = {}
         self._days = {letter.message_id: message_day(self.cal, letter.received_at)
                       for letter in letters}
 
     def requests(self, letter: Letter) -> list[MoveRequest]:
+        return self.read(letter)[0]
+
+    def read(self, letter: Letter) -> tuple[list[MoveRequest], bool]:
+        """The message's requests, and whether moves past the limit were left unread."""
         if letter.message_id not in self._requests:
             players = slot_users(self.ctx, self.book, at=letter.received_at)     # R10, R2.3
-            self._requests[letter.message_id] = requests_from_letter(letter, players,
-                                                                     _matcher(players))
+            self._requests[letter.message_id] = _letter_requests(
+                letter, players, _matcher(players), self.ctx.game.moves.max_moves_per_message)
         return self._requests[letter.message_id]
 
     def moves(self, day: int, *, as_of: datetime) -> list[Move]:
@@ -430,10 +465,12 @@ class _DayJudge:
 
 
 def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move] | None = None,
-                 requests: list[MoveRequest] | None = None) -> Answer:
+                 requests: list[MoveRequest] | None = None,
+                 moves_cut: bool | None = None) -> Answer:
     """The answer to one message, judged as things stood when it arrived (``moves``: the
     day's moves judged as of its arrival, and ``requests``: the message's own, when the
-    caller has them)."""
+    caller has them; ``moves_cut``: whether moves past ``max_moves_per_message`` were left
+    unread)."""
     g = ctx.game
     cal = ctx.calendar()
     if moves is None:
@@ -441,8 +478,9 @@ def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move
     mine = [m for m in moves if m.message_id == letter.message_id]
     # the judge keeps each message's moves in the order written: pair them with what was
     # written, to quote a target that matched no one
-    if requests is None:
-        requests = requests_from_letter(letter, g.players, matcher_for(g.players))
+    if requests is None or moves_cut is None:
+        requests, moves_cut = _letter_requests(letter, g.players, matcher_for(g.players),
+                                               g.moves.max_moves_per_message)
     written = [r.written for r in requests]
     items = []
     for i, m in enumerate(mine):
@@ -476,7 +514,10 @@ def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move
                        + ("%H:%M:%S" if abs(letter.received_at - cal.deadline(day))
                           < timedelta(minutes=1) else "%H:%M")),
         deadline=local(cal.deadline(day), "%d.%m, %H:%M"),
-        subject=letter.subject, reasons=REASONS)
+        subject=letter.subject, reasons=REASONS,
+        # what stopped the reading: a limit (issue 18), worded for the player by the template
+        problem=letter.limit, size_limit=size_text(g.moves.max_message_size),
+        moves_cut=g.moves.max_moves_per_message if moves_cut else 0)
     subject = ("Re: " + letter.subject if letter.subject and not
                letter.subject.lower().startswith("re:") else letter.subject) or \
         (f"{g.title}: ответ на ваш ход" if g.language == "ru" else f"{g.title}: your night move")

@@ -9,8 +9,13 @@ write himself: quoted lines (``> ...``), the quote that follows «On ... wrote:�
 «... написал(а):», forwarded messages (below «---------- Forwarded message ---------» /
 «-------- Пересылаемое сообщение --------») and a signature after ``-- ``.
 
-A message that cannot be read at all (not mail, no text) raises ``MailboxError``
-naming the message.
+A message that cannot be read at all (not mail, no text, MIME parts nested deeper than
+``MAX_MIME_DEPTH``) raises ``MailboxError`` naming the message; ``read_sender(raw)`` still
+finds its From address in the header block alone, so the sender can be answered.
+
+The nesting is measured before the ``email`` package sees the message (``mime_depth``, one
+pass over the lines, no recursion): the package parses nested parts recursively, and a 64 KB
+mail of 1,000 nested parts would otherwise end in a ``RecursionError``.
 """
 
 from __future__ import annotations
@@ -50,6 +55,11 @@ class MailText:
         return f"{self.subject}\n{self.text}" if self.subject else self.text
 
 
+#: the deepest nesting of MIME parts (multipart and message/* parts) read; real mail has 3
+#: (mixed > related > alternative), a forwarded message inside another adds 2 each time
+MAX_MIME_DEPTH = 20
+
+
 def decode_message(raw: bytes, *, label: str = "") -> MailText:
     """Decode raw RFC 822 bytes (or a bare text file from a queue) into a ``MailText``."""
     if not raw or not raw.strip():
@@ -61,6 +71,12 @@ def decode_message(raw: bytes, *, label: str = "") -> MailText:
         # A queue file written by a form or a bot may be plain text without headers.
         return MailText(sender=None, sender_name="", message_id=None, subject="",
                         text=strip_quotes(_decode_bytes(raw, None)), date_header=None)
+    depth = mime_depth(raw, stop_at=MAX_MIME_DEPTH)
+    if depth > MAX_MIME_DEPTH:
+        raise MailboxError(f"MIME parts nested more than {MAX_MIME_DEPTH} deep, not read",
+                           message_id=label or None,
+                           hint="no mail client writes that; the sender is answered that the "
+                                "message could not be read")
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
     except Exception as e:  # the email package raises many kinds on broken input
@@ -98,6 +114,75 @@ _BODY_DEFECTS = {"InvalidBase64CharactersDefect", "InvalidBase64PaddingDefect",
 _HEADER_LINE = re.compile(rb"^[A-Za-z][A-Za-z0-9-]*:[ \t]")
 
 
+_CONTENT_TYPE = re.compile(rb"(?i)^content-type[ \t]*:(.*)$")
+_NESTING_TYPE = re.compile(rb"(?i)^[ \t]*(multipart|message)[ \t]*/")
+_BOUNDARY = re.compile(rb'(?i)(?:^|[;\s])boundary[ \t]*=[ \t]*(?:"([^"]*)"|([^\s;]+))')
+
+
+def mime_depth(raw: bytes, *, stop_at: int = MAX_MIME_DEPTH) -> int:
+    """How deep a message's MIME parts are nested, counted without recursion (``stop_at``:
+    stop counting once deeper than that).
+
+    Every ``Content-Type: multipart/...`` or ``message/...`` header opens a level; a
+    multipart's delimiter line (``--boundary``) closes whatever was opened inside it, its
+    closing line (``--boundary--``) the multipart too. Headers are looked for on every line,
+    so a body quoting such headers can only make the count larger, never smaller."""
+    open_levels: list[bytes | None] = []   # a multipart's boundary; None: a message/* part
+    deepest = 0
+    lines = raw.split(b"\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i].rstrip(b"\r")
+        i += 1
+        if line.startswith(b"--") and open_levels:
+            _close_levels(open_levels, line)
+            continue
+        m = _CONTENT_TYPE.match(line)
+        if m is None:
+            continue
+        value = m.group(1)
+        while i < len(lines) and lines[i][:1] in (b" ", b"\t"):   # a folded header
+            value += b" " + lines[i].strip()
+            i += 1
+        kind = _NESTING_TYPE.match(value)
+        if kind is None:
+            continue
+        b = _BOUNDARY.search(value) if kind.group(1).lower() == b"multipart" else None
+        open_levels.append((b.group(1) if b.group(1) is not None else b.group(2)) if b else None)
+        deepest = max(deepest, len(open_levels))
+        if deepest > stop_at:
+            break
+    return deepest
+
+
+def _close_levels(open_levels: list[bytes | None], line: bytes) -> None:
+    """A ``--boundary`` line of an open multipart: the levels inside it end (and the
+    multipart itself on ``--boundary--``)."""
+    for j in range(len(open_levels) - 1, -1, -1):
+        b = open_levels[j]
+        if b is None or not line.startswith(b"--" + b):
+            continue
+        rest = line[2 + len(b):].rstrip(b" \t")
+        if rest in (b"", b"--"):
+            del open_levels[j + (0 if rest == b"--" else 1):]
+            return
+
+
+def read_sender(raw: bytes) -> str | None:
+    """The From address of a message that cannot be read whole (binary, nested too deep,
+    over the size limit), from its header block alone; None when there is none."""
+    head = raw[:65536].replace(b"\x00", b"")
+    if not _looks_like_mail(head):
+        return None
+    end = re.search(rb"\r?\n\r?\n", head)
+    head = head[:end.start()] + b"\r\n\r\n" if end else head
+    try:
+        msg = email.message_from_bytes(head, policy=email.policy.default)
+        return _sender(msg)[0]
+    except Exception:  # the email package raises many kinds on broken headers
+        return None
+
+
 def _looks_like_mail(raw: bytes) -> bool:
     first = raw.lstrip(b"\r\n").split(b"\n", 1)[0]
     return bool(_HEADER_LINE.match(first)) or first.startswith(b"From ")
@@ -121,8 +206,26 @@ def _header(msg: Message, name: str) -> str:
     return ""
 
 
+#: comments nested deeper than this in an address header are not parsed (the parsers recurse)
+_MAX_PARENS = 16
+
+
+def _paren_depth(value: str) -> int:
+    depth = deepest = 0
+    for ch in value:
+        if ch == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch == ")":
+            depth = max(0, depth - 1)
+    return deepest
+
+
 def _sender(msg: Message) -> tuple[str | None, str]:
     for name in ("From", "Sender", "Reply-To"):
+        if any(k.lower() == name.lower() and _paren_depth(str(v)) > _MAX_PARENS
+               for k, v in msg.raw_items()):
+            continue
         raw = _header(msg, name)
         if not raw:
             continue
@@ -283,4 +386,5 @@ def sender_matches(sender: str | None, contact: str | None) -> bool:
     return a.strip().lower() == b.strip().lower()
 
 
-__all__ = ["MailText", "decode_message", "html_to_text", "strip_quotes", "sender_matches"]
+__all__ = ["MailText", "decode_message", "mime_depth", "read_sender", "MAX_MIME_DEPTH",
+           "html_to_text", "strip_quotes", "sender_matches"]

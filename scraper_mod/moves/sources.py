@@ -6,9 +6,9 @@ A ``MoveSource`` has a ``name`` (its label in the store, e.g. ``maildir:/games/m
 (``Store.add_message``), and only then marks it done at the source. That receive time, never
 the Date header a sender wrote, decides lateness (R5.1):
 
-- ``MaildirSource``  a Maildir folder (stdlib ``mailbox``): the delivery time is the time the
-  delivery agent wrote into the message's unique name (``1712681998.M123456P42.host``),
-  else the file's mtime (``MaildirMessage.get_date()``); stored messages in ``new/`` are
+- ``MaildirSource``  a Maildir folder (the layout of stdlib ``mailbox``): the delivery time is
+  the time the delivery agent wrote into the message's unique name
+  (``1712681998.M123456P42.host``), else the file's mtime; stored messages in ``new/`` are
   moved to ``cur/`` with the ``S`` flag;
 - ``ImapSource``     an IMAP mailbox (``imaplib``; TLS, STARTTLS or plain): incremental by
   UIDVALIDITY + UID kept in the store's ``source_state``, one message stored and the
@@ -24,6 +24,10 @@ the Date header a sender wrote, decides lateness (R5.1):
   start of the minute, as R2.6 compares minutes; for a relative date the latest instant the
   range allows, so a message is on time only if it was seen before the deadline).
 
+Every source reads at most ``max_size`` bytes of a message (``[moves] max_message_size``): a
+bigger one is stored in part, with a ``message_too_large`` event, and answered as too large
+(``add_capped``).
+
 Per-message problems (an unreadable file) are reported in ``FetchReport.errors`` and retried
 on the next poll; a source that cannot be read at all raises ``MailboxError`` saying what to
 check.
@@ -36,7 +40,6 @@ import hashlib
 import imaplib
 import json
 import logging
-import mailbox
 import os
 import re
 import socket
@@ -51,7 +54,9 @@ from ..errors import ConfigError, ForumError, MailboxError
 from ..forum.client import ForumClient
 from ..forum.pm import parse_pm_inbox, parse_pm_view
 from ..forum.session import scrub_body
+from ..limits import MAX_MESSAGE_SIZE
 from ..store import Store
+from .capped import add_capped, read_capped
 
 if TYPE_CHECKING:  # a type only: moves/ does not import game/ at run time
     from ..game.config import Game
@@ -110,14 +115,21 @@ def delivery_time(key: str, mtime: float) -> datetime:
 
 
 class MaildirSource:
-    """A Maildir folder (``cur/``, ``new/``, ``tmp/``)."""
+    """A Maildir folder (``cur/``, ``new/``, ``tmp/``).
 
-    def __init__(self, path: str | Path, *, since: datetime | None = None) -> None:
+    The folder is listed and each file read as plain bytes (at most ``max_size`` of them):
+    nothing is parsed before it is stored, so no message can stop the poll."""
+
+    def __init__(self, path: str | Path, *, since: datetime | None = None,
+                 max_size: int = MAX_MESSAGE_SIZE) -> None:
         self.path = Path(path).absolute()
         self.name = f"maildir:{self.path}"
         self.since = since  # older mail is left alone: not stored, not marked
+        self.max_size = max_size
 
-    def _open(self) -> mailbox.Maildir:
+    def _listing(self) -> list[tuple[str, str, str]]:
+        """(key, subfolder, file name) of every message in new/ and cur/, by key; the key is
+        the file name before its ``:2,FLAGS`` info, as the ``mailbox`` module has it."""
         if not self.path.is_dir():
             raise MailboxError("not a folder but a file" if self.path.exists() else
                                "no such Maildir folder", source=self.name,
@@ -127,52 +139,45 @@ class MaildirSource:
         if missing:
             raise MailboxError(f"not a Maildir: no {' or '.join(missing)}/ inside",
                                source=self.name, hint="point [moves] path at the Maildir itself")
+        out: list[tuple[str, str, str]] = []
         try:
-            md = mailbox.Maildir(str(self.path), factory=None, create=False)
-            md.keys()  # lists the folders: fails here when they cannot be read
+            for sub in ("new", "cur"):
+                out += [(n.split(":", 1)[0], sub, n) for n in os.listdir(self.path / sub)
+                        if not n.startswith(".")]
         except OSError as e:
             raise MailboxError(f"cannot read the Maildir: {e.strerror or e}", source=self.name,
                                hint="check the folder's permissions") from None
-        return md
+        return sorted(out)
 
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
-        md = self._open()
+        listing = self._listing()
         stored = {m.key for m in store.messages(self.name)}
         new: list[int] = []
         errors: list[str] = []
-        keys = sorted(md.keys())
-        # stored and already moved to cur/ by an earlier poll: nothing to read again
-        cur = self.path / "cur"
-        done = ({n.split(":", 1)[0] for n in os.listdir(cur)} & stored) if cur.is_dir() else set()
-        for key in keys:
-            if key in done:
-                continue
+        for key, sub, fname in listing:
+            if sub == "cur" and key in stored:
+                continue  # stored and moved to cur/ by an earlier poll: nothing to read again
             try:
-                msg = md.get_message(key)
-                raw = md.get_bytes(key)
-            except (OSError, KeyError) as e:
-                errors.append(f"{self.name}: message {key}: cannot read: "
-                              f"{getattr(e, 'strerror', None) or e}")
+                raw, size, mtime = read_capped(self.path / sub / fname, self.max_size)
+            except OSError as e:
+                errors.append(f"{self.name}: message {key}: cannot read: {e.strerror or e}")
                 continue
-            received = delivery_time(key, msg.get_date())
+            received = delivery_time(key, mtime)
             if self.since is not None and received < self.since:
                 continue
             if key not in stored:
-                mid, is_new = store.add_message(self.name, key, raw, received_at=received,
-                                                stored_at=now)
+                mid, is_new = add_capped(store, self, key, raw, size, received=received,
+                                         now=now, errors=errors, label=f"message {key}")
                 if is_new:
                     new.append(mid)
-            self._mark_stored(key, msg, errors)
-        return FetchReport(self.name, tuple(new), len(keys), tuple(errors))
+            if sub == "new":
+                self._mark_stored(key, fname, errors)
+        return FetchReport(self.name, tuple(new), len(listing), tuple(errors))
 
-    def _mark_stored(self, key: str, msg: mailbox.MaildirMessage, errors: list[str]) -> None:
+    def _mark_stored(self, key: str, fname: str, errors: list[str]) -> None:
         """new/<key> -> cur/<key>:2,S (a rename: the content and the mtime stay)."""
-        if msg.get_subdir() != "new":
-            return
-        src = self.path / "new" / (key + (":" + msg.get_info() if msg.get_info() else ""))
-        dst = self.path / "cur" / f"{key}:2,S"
         try:
-            os.rename(src, dst)
+            os.rename(self.path / "new" / fname, self.path / "cur" / f"{key}:2,S")
         except OSError as e:
             errors.append(f"{self.name}: message {key}: stored, but cannot be moved to cur/: "
                           f"{e.strerror or e}")
@@ -180,21 +185,15 @@ class MaildirSource:
 
 # -- a queue folder -----------------------------------------------------------------------------
 
-def _read_plain_file(path: Path) -> bytes:
-    """The bytes of a regular file, refusing a symbolic link swapped in since the listing."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    with os.fdopen(fd, "rb") as f:
-        return f.read()
-
-
 class QueueSource:
     """A folder of plain files, one message per file (RFC 822, or bare text)."""
 
     SIDECAR = ".meta.json"
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, max_size: int = MAX_MESSAGE_SIZE) -> None:
         self.path = Path(path).absolute()
         self.name = f"queue:{self.path}"
+        self.max_size = max_size
 
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
         if not self.path.is_dir():
@@ -221,8 +220,8 @@ class QueueSource:
         for entry in entries:
             path = Path(entry.path)
             try:
-                raw = _read_plain_file(path)
-                received = self._received_at(path, entry.stat(follow_symlinks=False).st_mtime)
+                raw, size, mtime = read_capped(path, self.max_size)
+                received = self._received_at(path, mtime)
             except OSError as e:
                 errors.append(f"{self.name}: {entry.name}: cannot read: {e.strerror or e}")
                 continue
@@ -230,8 +229,8 @@ class QueueSource:
                 errors.append(str(e))
                 continue
             key = f"{entry.name}#{hashlib.sha256(raw).hexdigest()[:16]}"
-            mid, is_new = store.add_message(self.name, key, raw, received_at=received,
-                                            stored_at=now)
+            mid, is_new = add_capped(store, self, key, raw, size, received=received, now=now,
+                                     errors=errors, label=entry.name)
             if is_new:
                 new.append(mid)
             try:
@@ -271,6 +270,7 @@ class QueueSource:
 _INTERNALDATE = re.compile(
     rb'INTERNALDATE "\s?(\d{1,2})-([A-Za-z]{3})-(\d{4}) (\d\d):(\d\d):(\d\d) ([+-])(\d\d)(\d\d)"')
 _UID = re.compile(rb"\bUID (\d+)")
+_RFC822_SIZE = re.compile(rb"\bRFC822\.SIZE (\d+)")
 _MONTHS = {m.encode(): i for i, m in enumerate(
     ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1)}
 _DROPPED = (imaplib.IMAP4.abort, OSError, EOFError, socket.timeout, ssl.SSLError)
@@ -296,7 +296,7 @@ class ImapSource:
     def __init__(self, host: str, *, port: int | None = None, username: str | None = None,
                  folder: str = "INBOX", security: str = "ssl", password: str | None = None,
                  ssl_context: ssl.SSLContext | None = None, timeout: float = 30.0,
-                 since: datetime | None = None) -> None:
+                 since: datetime | None = None, max_size: int = MAX_MESSAGE_SIZE) -> None:
         if security not in ("ssl", "starttls", "none"):
             raise MailboxError(f"unknown security {security!r}", source=f"imap:{host}",
                                hint="[moves] security is ssl, starttls or none")
@@ -309,6 +309,7 @@ class ImapSource:
         self.ssl_context = ssl_context
         self.timeout = timeout
         self.since = since  # older mail (by INTERNALDATE) is never fetched
+        self.max_size = max_size  # only this much of a message is fetched (a partial FETCH)
         self.name = f"imap:{username or ''}@{host}:{self.port}/{folder}"
 
     def __repr__(self) -> str:  # never shows the password
@@ -354,6 +355,7 @@ class ImapSource:
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
         conn = self._connect()
         new: list[int] = []
+        errors: list[str] = []
         seen = 0
         state = store.source_state(self.name)
         try:
@@ -378,7 +380,8 @@ class ImapSource:
                 raise self._fail(f"UID SEARCH failed: {data!r}")
             uids = sorted(int(x) for x in (data[0] or b"").split() if int(x) > last)
             for uid in uids:
-                typ, data = conn.uid("FETCH", str(uid), "(UID INTERNALDATE BODY.PEEK[])")
+                typ, data = conn.uid("FETCH", str(uid), "(UID INTERNALDATE RFC822.SIZE "
+                                     f"BODY.PEEK[]<0.{self.max_size}>)")
                 if typ != "OK":
                     raise self._fail(f"FETCH of UID {uid} failed: {data!r}")
                 raw, meta = _fetch_parts(data)
@@ -391,8 +394,11 @@ class ImapSource:
                     store.set_source_state(self.name, {"uidvalidity": uidvalidity,
                                                        "last_uid": uid})
                     continue
-                mid, is_new = store.add_message(self.name, f"{uidvalidity}/{uid}", raw,
-                                                received_at=received, stored_at=now)
+                size = _RFC822_SIZE.search(meta)
+                mid, is_new = add_capped(store, self, f"{uidvalidity}/{uid}", raw,
+                                         max(len(raw), int(size.group(1)) if size else 0),
+                                         received=received, now=now, errors=errors,
+                                         label=f"UID {uid}")
                 if is_new:
                     new.append(mid)
                 seen += 1
@@ -408,7 +414,7 @@ class ImapSource:
             raise self._fail(f"the server refused: {e}", hint="check [moves] folder") from None
         finally:
             _close(conn)
-        return FetchReport(self.name, tuple(new), seen, ())
+        return FetchReport(self.name, tuple(new), seen, tuple(errors))
 
 
 def imap_folder_name(name: str) -> str:
@@ -537,20 +543,24 @@ def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None =
     folder = game.folder / m.path
     since = game_since(game)
     if m.source == "maildir":
-        return MaildirSource(folder, since=since)
+        return MaildirSource(folder, since=since, max_size=m.max_message_size)
     if m.source == "queue":
-        return QueueSource(folder)
+        return QueueSource(folder, max_size=m.max_message_size)
     if m.source == "imap":
         return ImapSource(cast(str, m.host), port=m.port, username=m.username, folder=m.folder,
-                          security=m.security, ssl_context=ssl_context, since=since)
+                          security=m.security, ssl_context=ssl_context, since=since,
+                          max_size=m.max_message_size)
     if m.source == "phpbb_pm":
         if not game.forum.url:
             raise ConfigError("the PM source needs the board", path=str(game.path),
                               key="forum.url")
         if client_factory is None:
-            client = ForumClient(base_url=game.forum.url, username=game.forum.username,
-                                 min_delay=game.forum.min_delay, timeout=game.forum.timeout,
-                                 retries=game.forum.retries)
+            f = game.forum
+            client = ForumClient(base_url=game.forum.url, username=f.username, min_delay=f.min_delay,
+                                 timeout=f.timeout, retries=f.retries,
+                                 max_page_size=f.max_page_size,
+                                 request_time_limit=f.request_time_limit,
+                                 page_time_limit=f.page_time_limit)
         else:
             client = client_factory()
         return PhpbbPmSource(client, game.forum.url, board_tz=game.timezone, since=since)
