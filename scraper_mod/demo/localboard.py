@@ -48,11 +48,11 @@ from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
 from ..clock import Clock
+from ..posts.bbcode import STRINGS, esc
 from .localboard_forms import PostingForms
 from .localboard_model import BoardPM, BoardPost, BoardTopic, BoardUser
 from .localboard_pages import BoardPages
 from .localboard_pm import PMPages
-from .localboard_text import STRINGS, esc
 
 
 @dataclass

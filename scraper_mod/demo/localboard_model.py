@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from zoneinfo import ZoneInfo
 
 if TYPE_CHECKING:
-    from .localboard_text import BBCodeRenderer
+    from ..posts.bbcode import BBCodeRenderer
 
 
 @dataclass

@@ -9,9 +9,9 @@ import re
 from datetime import datetime, timedelta, timezone
 from urllib.parse import quote
 
+from ..posts.bbcode import BBCodeRenderer, esc
 from ..posts.plural import ru_plural_word
 from .localboard_model import BoardBase, BoardPost, BoardTopic, BoardUser
-from .localboard_text import BBCodeRenderer, esc
 
 
 class BoardPages(BoardBase):
