@@ -15,6 +15,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
 from render_scenarios import SCENARIOS, scenario  # noqa: E402
@@ -120,3 +122,23 @@ def test_the_preview_of_a_day_is_what_localboard_shows(name, lang):
         body = page.split('<div class="content">', 1)[1].rsplit("</div>\n</div>", 1)[0]
         assert body == shown[post_id], rel
         assert "[b]" not in body and '<strong class="text-strong">' in body
+
+
+PIECES = ["[b]", "[/b]", "[i]", "[/i]", "[u]", "[size=150]", "[/size]", "[color=red]",
+          "[/color]", "[url=http://a.example/]", "[url]", "[/url]", "[list]", "[list=1]",
+          "[/list]", "[*]", "[quote]", '[quote="Вася"]', "[/quote]", "[code]", "[/code]",
+          "[spoiler]", "[/spoiler]", "[table]", "[tr]", "[td]", "[/td]", "[/tr]", "[/table]",
+          "\n", " ", "x", "Вася", "<b>", "&", '"', "www.a.example", "a@b.example", ":)"]
+ALLOWED = re.compile(r"</?(strong|em|span|a|ul|ol|li|blockquote|div|cite|p|pre|code|i|img|"
+                     r"table|tr|td|br)[ >]")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=30))
+def test_any_markup_renders_without_error_into_known_elements(pieces):
+    """Property: whatever tags a post holds, in whatever order, the renderer gives HTML made
+    only of the elements phpBB uses for them, and never a raw ``<b>`` of the text."""
+    out = bbcode_to_html("".join(pieces), custom=("spoiler", "table"))
+    for tag in re.findall(r"</?[a-z]+[ >]", out):
+        assert ALLOWED.match(tag), (pieces, tag)
+    assert "<b>" not in out

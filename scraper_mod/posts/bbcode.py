@@ -24,6 +24,7 @@ Pure: text in, text out.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass, field
@@ -119,7 +120,8 @@ class _Node:
     children: list[Union[str, _Raw, "_Node"]] = field(default_factory=list)
 
 
-def _tag_re(tags: Iterable[str]) -> re.Pattern[str]:
+@functools.lru_cache(maxsize=8)
+def _tag_re(tags: frozenset[str]) -> re.Pattern[str]:
     names = "|".join(re.escape(t) for t in sorted(tags, key=len, reverse=True))
     return re.compile(r"\[(/?)(" + names + r")((?:=|\s)[^\[\]]*)?\]", re.IGNORECASE)
 
