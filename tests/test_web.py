@@ -335,9 +335,9 @@ def test_after_the_resolution_the_posts_as_phpbb_shows_them(game, capsys):
     html = c.get("/games/m2").get_data(as_text=True)
     assert "Игра 2: день 2" in html and "У дня 2 нет темы" in html
     assert "Посты дня 1" in html
-    assert ('<span style="font-size:150%;line-height:116%"><strong>Игра 2 — итоги дня 1'
-            '</strong></span>') in html
-    assert "По итогам голосования садится <strong>Алексей</strong>" in html
+    assert ('<span style="font-size:150%;line-height:116%"><strong class="text-strong">'
+            'Игра 2 — итоги дня 1</strong></span>') in html        # phpBB 3.3's own markup
+    assert 'По итогам голосования садится <strong class="text-strong">Алексей</strong>' in html
     assert "[b]" not in html
     assert report.splitlines()[0] not in html
     secret = c.get("/api/games/m2/secret").get_json()

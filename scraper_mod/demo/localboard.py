@@ -82,7 +82,8 @@ class LocalBoard(PostingForms, BoardPages, PMPages):
                  forum_id: int = 3, forum_name: str | None = None,
                  username: str | None = None, password: str | None = None,
                  relative_dates: bool = False, time_tags: bool = True,
-                 first_post_id: int = 1, feed: bool = False, feed_limit: int = 15) -> None:
+                 first_post_id: int = 1, feed: bool = False, feed_limit: int = 15,
+                 custom_bbcodes: tuple[str, ...] = ("spoiler",)) -> None:
         if language not in STRINGS:
             raise ValueError(f"language must be one of {sorted(STRINGS)}")
         self.language = language
@@ -95,6 +96,8 @@ class LocalBoard(PostingForms, BoardPages, PMPages):
         self.time_tags = time_tags   # False: no <time datetime> (prosilver before 3.2.9)
         self.feed = feed             # True: phpBB's Atom feeds (linked from topic pages)
         self.feed_limit = feed_limit  # phpBB's feed_limit_post
+        # the board's own BBCodes (posts/bbcode.CUSTOM_TAGS): the real fixture board has spoiler
+        self.custom_bbcodes = custom_bbcodes
         self.forums: dict[int, str] = {forum_id: forum_name or
                                        ("Игра" if language == "ru" else "Game")}
         self.default_forum = forum_id

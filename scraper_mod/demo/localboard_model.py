@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from zoneinfo import ZoneInfo
 
 if TYPE_CHECKING:
-    from .localboard_text import BBCodeRenderer
+    from ..posts.bbcode import BBCodeRenderer
 
 
 @dataclass
@@ -76,6 +76,7 @@ class BoardBase:
     time_tags: bool
     feed: bool
     feed_limit: int
+    custom_bbcodes: tuple[str, ...]     # the board's own BBCodes ("spoiler", "table")
     forums: dict[int, str]
     users: dict[int, BoardUser]
     topics: dict[int, BoardTopic]

@@ -4,8 +4,8 @@ to the logged-in user. ``PMPages`` is a mixin of ``LocalBoard``.
 
 from __future__ import annotations
 
+from ..posts.bbcode import esc
 from .localboard_model import BoardBase
-from .localboard_text import esc
 
 
 class PMPages(BoardBase):

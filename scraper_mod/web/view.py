@@ -26,7 +26,7 @@ from ..game.nightmoves import awaiting_moves, moves_json
 from ..game.tally import DayTally, post_link, tally_day
 from ..game.wording import Formatter
 from ..moves.intake import day_moves, state_before_day
-from ..posts.preview import bbcode_to_html
+from ..posts.bbcode import bbcode_to_html
 from ..posts.publish import failures, game_id, plan_day
 from ..rules.moves import REASONS as MOVE_REASONS
 from ..rules.votes import reason_text
@@ -235,7 +235,7 @@ def _tally_alerts(tally: DayTally, lang: str) -> list[Alert]:
 
 def day_posts(ctx: GameContext, day: int | None, lang: str) -> list[tuple[str, str]]:
     """The newspaper and the day start of a resolved day as phpBB will show them (the preview
-    renderer over ``out/day-N/``)."""
+    BBCode renderer over ``out/day-N/``)."""
     if day is None:
         return []
     folder = ctx.game.out_dir / f"day-{day}"
@@ -245,7 +245,7 @@ def day_posts(ctx: GameContext, day: int | None, lang: str) -> list[tuple[str, s
             text = (folder / file).read_text(encoding="utf-8")
         except OSError:
             continue
-        out.append((word(key, lang), bbcode_to_html(text)))
+        out.append((word(key, lang), bbcode_to_html(text, lang=lang)))
     return out
 
 
