@@ -62,12 +62,12 @@ def action(name: str, title: str, *fields: Field,
     return register
 
 
-def int_field(form: Mapping[str, str], name: str) -> int:
+def int_field(form: Mapping[str, str], name: str, *, what: str = "the day's number") -> int:
     value = (form.get(name) or "").strip()
     try:
         return int(value)
     except ValueError:
-        raise ConfigError(f"{name}: not a number: {value!r}", hint="give the day's number") from None
+        raise ConfigError(f"{name}: not a number: {value!r}", hint=f"give {what}") from None
 
 
 def _when(fmt: Formatter, t) -> str:
@@ -153,7 +153,7 @@ def _changed(done: Changed, lang: str) -> list[str]:
 def run_decide_vote(ctx: GameContext, form: Mapping[str, str], lang: str) -> list[str]:
     """``decide GAME vote POST_ID NICK|none --why``: the same service (R11.1)."""
     nick = _text(form, "nick")
-    done = decide_vote(ctx, int_field(form, "post"),
+    done = decide_vote(ctx, int_field(form, "post", what="the post's number (its #p link)"),
                        None if nick.casefold() in ("", "none") else nick, why=_text(form, "why"))
     return _changed(done, lang)
 
@@ -179,4 +179,5 @@ def run_replace(ctx: GameContext, form: Mapping[str, str], lang: str) -> list[st
         shown=lambda ctx: bool(list_decisions(ctx)))
 def run_undo(ctx: GameContext, form: Mapping[str, str], lang: str) -> list[str]:
     """``decide GAME undo K``: the same service (R11.3)."""
-    return _changed(undo_decision(ctx, int_field(form, "k")), lang)
+    return _changed(undo_decision(ctx, int_field(form, "k", what="the decision's number "
+                                                  "(decide list)")), lang)
