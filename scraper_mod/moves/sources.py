@@ -52,6 +52,7 @@ from zoneinfo import ZoneInfo
 
 from ..errors import ConfigError, ForumError, MailboxError
 from ..forum.client import ForumClient
+from ..forum.connect import client_for_game
 from ..forum.pm import parse_pm_inbox, parse_pm_view
 from ..forum.session import scrub_body
 from ..limits import MAX_MESSAGE_SIZE
@@ -554,14 +555,6 @@ def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None =
         if not game.forum.url:
             raise ConfigError("the PM source needs the board", path=str(game.path),
                               key="forum.url")
-        if client_factory is None:
-            f = game.forum
-            client = ForumClient(base_url=game.forum.url, username=f.username, min_delay=f.min_delay,
-                                 timeout=f.timeout, retries=f.retries,
-                                 max_page_size=f.max_page_size,
-                                 request_time_limit=f.request_time_limit,
-                                 page_time_limit=f.page_time_limit)
-        else:
-            client = client_factory()
+        client = client_factory() if client_factory is not None else client_for_game(game)
         return PhpbbPmSource(client, game.forum.url, board_tz=game.timezone, since=since)
     raise MailboxError(f"unknown move source {m.source!r}")
