@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, cast
+from typing import Any, Callable, Iterator, cast
 
 from .errors import StorageError
 
@@ -400,6 +400,39 @@ class Store:
                          json.dumps(data, ensure_ascii=False, sort_keys=True)))
         return True
 
+    def add_post_versions(self, topic: str,
+                          versions: list[tuple[int, object, Callable[[], dict]]], *,
+                          fetched_at: datetime, fetch_id: int | None = None) -> list[bool]:
+        """``add_post_version`` for the posts of one page, (post id, content, a function
+        giving the data) each, with one query for their latest versions (issue 16): the
+        data is made only for the versions stored. Returns, per post, whether it was."""
+        ids = [v[0] for v in versions]
+        if len(set(ids)) != len(ids):   # a post twice: one after the other, as it came
+            return [self.add_post_version(topic, pid, data(), content=content,
+                                          fetched_at=fetched_at, fetch_id=fetch_id)
+                    for pid, content, data in versions]
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        latest = dict(self.db.execute(
+            "SELECT post_id, sha256 FROM post_versions WHERE id IN (SELECT MAX(id) FROM "
+            f"post_versions WHERE topic=? AND post_id IN ({marks}) GROUP BY post_id)",
+            (topic, *ids)).fetchall())
+        if self._has_deletions:
+            self.db.execute(f"DELETE FROM post_deletions WHERE topic=? AND post_id IN ({marks})",
+                            (topic, *ids))
+        stored: list[bool] = []
+        rows = []
+        for pid, content, data in versions:
+            h = content_hash(content)
+            stored.append(latest.get(pid) != h)
+            if stored[-1]:
+                rows.append((topic, pid, _iso(fetched_at), fetch_id, h,
+                             json.dumps(data(), ensure_ascii=False, sort_keys=True)))
+        self.db.executemany("INSERT INTO post_versions (topic, post_id, fetched_at, fetch_id, "
+                            "sha256, data) VALUES (?, ?, ?, ?, ?, ?)", rows)
+        return stored
+
     def post_versions(self, topic: str | None = None) -> list[StoredVersion]:
         """Every stored version, in the order they were stored (per topic if given)."""
         q = "SELECT id, topic, post_id, fetched_at, data FROM post_versions"
@@ -481,6 +514,28 @@ class Store:
             args = (source,)
         return [StoredMessage(r[0], r[1], r[2], datetime.fromisoformat(r[3]), r[4])
                 for r in self.db.execute(q + " ORDER BY received_at, id", args)]
+
+    def message_heads(self) -> list[tuple[int, str, str, datetime]]:
+        """(id, source, key, received_at) of every message, in ``messages()``' order, without
+        their bytes: a reader that has read a message before takes it from its own cache."""
+        return [(r[0], r[1], r[2], datetime.fromisoformat(r[3])) for r in self.db.execute(
+            "SELECT id, source, key, received_at FROM messages ORDER BY received_at, id")]
+
+    def message(self, message_id: int) -> StoredMessage | None:
+        """One stored message, bytes included."""
+        r = self.db.execute("SELECT id, source, key, received_at, raw FROM messages WHERE id=?",
+                            (message_id,)).fetchone()
+        return StoredMessage(r[0], r[1], r[2], datetime.fromisoformat(r[3]), r[4]) if r else None
+
+    def message_keys(self, source: str) -> set[str]:
+        """The keys of the messages stored from ``source`` (no bytes read: a poll of a
+        mailbox asks this every time)."""
+        return {r[0] for r in self.db.execute("SELECT key FROM messages WHERE source=?",
+                                              (source,))}
+
+    def message_ids(self) -> list[int]:
+        """The ids of every stored message (no bytes read)."""
+        return [r[0] for r in self.db.execute("SELECT id FROM messages ORDER BY id")]
 
     def source_state(self, source: str) -> dict:
         r = self.db.execute("SELECT data FROM source_state WHERE source=?", (source,)).fetchone()

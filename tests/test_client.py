@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from datetime import datetime, timedelta, timezone
 from email.utils import format_datetime
 from pathlib import Path
@@ -117,9 +118,9 @@ def test_timeout_passed_to_session(ft):
     seen = {}
 
     class Spy(requests.Session):
-        def request(self, *a, **kw):
+        def send(self, *a, **kw):
             seen.update(kw)
-            return super().request(*a, **kw)
+            return super().send(*a, **kw)
     responses.add(responses.GET, TOPIC, body="x")
     ForumClient(Spy(), base_url=BASE, timeout=7.5, min_delay=0, sleep=ft.sleep,
                 monotonic=ft.monotonic).get(TOPIC)
@@ -472,3 +473,35 @@ def test_phpbbs_own_404_is_still_topic_not_found(ft):
     responses.get(TOPIC, body=page.read_bytes(), status=404, content_type="text/html")
     with pytest.raises(TopicNotFoundError):
         make_client(ft).get_page(TOPIC)
+
+
+@responses.activate
+def test_a_repeated_get_carries_the_cookies_the_board_set_since(ft):
+    """A GET of the same URL is sent as prepared before only while the session's cookies
+    and headers are the same: a cookie the board set, one the client dropped, a header added
+    between two GETs all reach the next request, and a cookie that has expired leaves it."""
+    responses.add(responses.GET, TOPIC, body="a", headers={"Set-Cookie": "bb_sid=one; Path=/"})
+    responses.add(responses.GET, TOPIC, body="b", headers={"Set-Cookie": "bb_sid=two; Path=/"})
+    responses.add(responses.GET, TOPIC, body="c")
+    responses.add(responses.GET, TOPIC, body="d")
+    responses.add(responses.GET, TOPIC, body="e")
+    responses.add(responses.GET, TOPIC, body="f")
+    responses.add(responses.GET, TOPIC, body="g")
+    c = make_client(ft)
+    bodies = [c.get(TOPIC).body]
+    bodies.append(c.get(TOPIC).body)          # sends bb_sid=one
+    bodies.append(c.get(TOPIC).body)          # sends bb_sid=two
+    c.session.cookies.clear()
+    bodies.append(c.get(TOPIC).body)          # sends none
+    c.session.headers["X-Test"] = "1"
+    bodies.append(c.get(TOPIC).body)          # the new header
+    c.session.cookies.set("bb_sid", "three", domain="forum.example.org", path="/",
+                          expires=int(time.time()) + 2)
+    bodies.append(c.get(TOPIC).body)
+    time.sleep(2.1)                           # the cookie has expired: not sent any more
+    bodies.append(c.get(TOPIC).body)
+    assert bodies == [b"a", b"b", b"c", b"d", b"e", b"f", b"g"]
+    sent = [(call.request.headers.get("Cookie"), call.request.headers.get("X-Test"))
+            for call in responses.calls]
+    assert sent == [(None, None), ("bb_sid=one", None), ("bb_sid=two", None), (None, None),
+                    (None, "1"), ("bb_sid=three", "1"), (None, "1")]

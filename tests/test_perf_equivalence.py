@@ -22,7 +22,7 @@ from scraper_mod.errors import (
     ParseError,
     TopicNotFoundError,
 )
-from scraper_mod.forum.client import (
+from scraper_mod.forum.fetched import (
     FetchResult,
     LoginForm,
     _status_error,

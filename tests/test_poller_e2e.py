@@ -196,9 +196,9 @@ def test_post_moving_back_a_page_during_a_full_scan_is_not_deleted(board, clock)
     poll(client_for(board, clock), store, board, clock)
 
     class DeleteAfterPageOne(requests.Session):
-        def request(self, method, url, *a, **kw):
-            resp = super().request(method, url, *a, **kw)
-            if url.endswith("t=4") and ids[1] in {p.post_id for t in board.topics.values()
+        def send(self, request, **kw):
+            resp = super().send(request, **kw)
+            if request.url.endswith("t=4") and ids[1] in {p.post_id for t in board.topics.values()
                                                   for p in t.posts}:
                 board.delete_post(ids[1])
             return resp

@@ -73,6 +73,11 @@ def test_messages_are_kept_once_per_source_key():
     again, new2 = s.add_message("maildir:/m", "k1", b"raw", received_at=T0, stored_at=T0)
     assert (again, new2) == (mid, False)
     assert [m.raw for m in s.messages()] == [b"raw"]
+    s.add_message("maildir:/m", "k2", b"raw2", received_at=T0, stored_at=T0)
+    s.add_message("imap:x", "k3", b"raw3", received_at=T0, stored_at=T0)
+    assert s.message_keys("maildir:/m") == {"k1", "k2"}
+    assert s.message_keys("imap:x") == {"k3"} and s.message_keys("queue:y") == set()
+    assert s.message_ids() == [m.id for m in sorted(s.messages(), key=lambda m: m.id)]
 
 
 def test_naive_times_are_refused():

@@ -33,31 +33,28 @@ import contextlib
 import functools
 import hashlib
 import logging
+import math
 import os
 import re
 import time
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator
 from urllib.parse import urljoin, urlsplit
 
-import lxml.html
 import requests
 import urllib3
 
 from .. import __version__
 from ..errors import (
-    BoardDisabledError,
     FetchError,
     ForumError,
     LoginRequiredError,
-    ParseError,
-    TopicNotFoundError,
 )
 from ..limits import MAX_PAGE_SIZE, PAGE_TIME_LIMIT, REQUEST_TIME_LIMIT, size_text
+from .fetched import FetchResult as FetchResult
+from .fetched import LoginForm as LoginForm
+from .fetched import find_login_form, login_error_text, page_error
 from .httpdates import parse_http_date, retry_after_seconds
-from .parse.doc import PageDoc
-from .parse.kinds import classify_error_page
 from .session import register_login, scrub_url, session_id
 
 log = logging.getLogger(__name__)
@@ -67,6 +64,8 @@ PASSWORD_ENV = "SCRAPER_MOD_FORUM_PASSWORD"
 
 #: redirects followed for one request at most
 MAX_REDIRECTS = 10
+#: prepared GETs kept (a board's client serves every game on it: a topic page each, an inbox)
+PREPARED_KEPT = 256
 
 
 class RequestTooSlow(requests.Timeout):
@@ -80,38 +79,6 @@ _RETRYABLE_EXC = (requests.ConnectionError, requests.Timeout,
                   requests.exceptions.ContentDecodingError,
                   urllib3.exceptions.HTTPError)
 _RETRYABLE_STATUS = frozenset({429, 500, 502, 503, 504, 520, 521, 522, 523, 524})
-
-
-@dataclass(frozen=True)
-class FetchResult:
-    """One HTTP response, as fetched.
-
-    ``fetched_at`` is the board's clock at the fetch (the ``Date`` header) or, without a usable
-    header, the client's ``now()``; ``board_date`` is the header alone (None when absent);
-    ``requested_at`` is the client's own clock when the request was sent.
-    """
-
-    url: str
-    status: int
-    body: bytes
-    fetched_at: datetime
-    headers: Mapping[str, str] = field(default_factory=dict)
-    board_date: datetime | None = None
-    requested_at: datetime | None = None
-
-    @property
-    def text(self) -> str:
-        return self.body.decode("utf-8", "replace")
-
-    @property
-    def page(self) -> PageDoc:
-        """The body's lxml trees, made on first use and shared by everything that reads this
-        response (the login-form check, the error check, the topic parser): parsed once."""
-        doc = self.__dict__.get("_page")
-        if doc is None:
-            doc = PageDoc(self.body, self.url)
-            object.__setattr__(self, "_page", doc)   # a cache, not a field: frozen stays true
-        return doc
 
 
 _ERRNO_RE = re.compile(r"\[Errno -?\d+\] [^'\")]+|Read timed out|Connection reset by peer|"
@@ -129,95 +96,6 @@ def _reason(e: BaseException) -> str:
 
 def _utcnow() -> datetime:
     return datetime.now(timezone.utc)
-
-
-# -- page helpers (login form) ------------------------------------------------------------
-
-@dataclass(frozen=True)
-class LoginForm:
-    """The board's login form: where to post and the hidden fields to send back."""
-
-    action: str
-    hidden: dict[str, str]
-    submit_name: str = "login"
-    submit_value: str = "Login"
-
-
-def _html(body: bytes):
-    if not body or not body.strip():
-        return None
-    try:
-        return lxml.html.document_fromstring(body)
-    except (ValueError, lxml.etree.ParserError):
-        return None
-
-
-def find_login_form(body: bytes, *, url: str, page: PageDoc | None = None) -> LoginForm | None:
-    """The phpBB login form on a page (the login page, or "login required"), else None.
-
-    A page with posts on it is never a login page, even if it carries a quick-login box.
-    ``page``: the body's ``PageDoc`` when the caller has one (``FetchResult.page``), so the
-    page is not parsed again.
-    """
-    if page is None or page.body is not body:
-        page = PageDoc(body, url)
-    try:
-        if page.shows_class("postbody"):
-            return None
-        doc = page.whole()
-    except ParseError:
-        return None
-    for form in doc.xpath("//form"):
-        if not form.xpath(".//input[@name='password']"):
-            continue
-        hidden: dict[str, str] = {}
-        for inp in form.xpath(".//input[@type='hidden'][@name]"):
-            hidden[inp.get("name")] = inp.get("value", "")   # the last one wins, as in PHP
-        submit = form.xpath(".//input[@type='submit'][@name]")
-        name, value = ("login", "Login")
-        if submit:
-            name, value = submit[0].get("name"), submit[0].get("value", "")
-        action = urljoin(url, form.get("action") or url)
-        return LoginForm(action=action, hidden=hidden, submit_name=name, submit_value=value)
-    return None
-
-
-def _login_error_text(body: bytes) -> str:
-    """The board's own reason for a refused login (prosilver ``div.error``), if shown."""
-    doc = _html(body)
-    if doc is None:
-        return ""
-    for el in doc.xpath("//form//*[contains(concat(' ', normalize-space(@class), ' '), ' error ')]"):
-        text = " ".join(el.text_content().split())
-        if text:
-            return text
-    return ""
-
-
-def page_error(result: FetchResult) -> ForumError | None:
-    """The error a page without posts stands for (board disabled, no such topic or forum,
-    login required), else None. The page kinds are the parser's (``classify_error_page``);
-    the tree is the response's own (``FetchResult.page``), parsed once for every check."""
-    page = result.page
-    try:
-        if page.shows_class("postbody", "topictitle"):
-            return None
-        doc = page.whole()
-    except ParseError:
-        return _status_error(result)
-    err = classify_error_page(doc, url=result.url)
-    if isinstance(err, (BoardDisabledError, TopicNotFoundError, LoginRequiredError)):
-        return err
-    return _status_error(result)
-
-
-def _status_error(result: FetchResult) -> ForumError | None:
-    """An HTTP error status on a page phpBB did not explain (a web server's own 404 or 403)."""
-    if result.status < 400:
-        return None
-    return FetchError(f"HTTP {result.status}: the server answered with an error page that is "
-                      "not phpBB's", url=result.url,
-                      hint="check the URL in game.toml and that the board is at that address")
 
 
 # -- the client ----------------------------------------------------------------------------
@@ -291,6 +169,7 @@ class ForumClient:
         self.logins = 0            # successful logins
         self.slept: list[float] = []  # every wait, for reports and tests
         self._last_passed: tuple | None = None   # get_page: the last page that passed its checks
+        self._prepared: dict[tuple[str, str], tuple] = {}   # _prepare: GETs as prepared
 
     def __repr__(self) -> str:
         return f"ForumClient(base_url={self.base_url!r}, username={self.username!r})"
@@ -403,8 +282,8 @@ class ForumClient:
         deadline = time.monotonic() + max(0.0, min(self.request_time_limit, within))
         timeout = min(self.timeout, self.request_time_limit)   # each read, and the connect
         for _ in range(MAX_REDIRECTS + 1):
-            resp = self.session.request(method, url, data=data, timeout=timeout,
-                                        allow_redirects=False, stream=True)
+            prep, settings = self._prepare(method, url, data)
+            resp = self.session.send(prep, timeout=timeout, allow_redirects=False, **settings)
             target = self.session.get_redirect_target(resp) if allow_redirects else None
             if not target:
                 return resp, self._read_body(resp, shown, deadline)
@@ -416,6 +295,34 @@ class ForumClient:
                 raise RequestTooSlow(self._too_slow_text())
         raise FetchError(f"more than {MAX_REDIRECTS} redirects", url=shown,
                          hint="check the URL in game.toml")
+
+    def _prepare(self, method: str, url: str, data: dict | None
+                 ) -> tuple[requests.PreparedRequest, dict]:
+        """The request as ``Session.request`` prepares it, with the settings it sends it
+        with (the environment's proxies, ``verify``, ``cert``; streamed). A GET of the same
+        URL with the same session headers and cookies is
+        sent as prepared the last time: preparing (the URL, the cookie header, the merged
+        settings) was a third of a poll's HTTP work, and a poll GETs the same page again and
+        again (issue 16). Until a cookie of the jar expires: then it is prepared anew."""
+        s = self.session
+        key = None
+        if data is None:
+            key = (s.trust_env, tuple(s.headers.items()),
+                   tuple((c.domain, c.path, c.name, c.value) for c in s.cookies))
+            hit = self._prepared.get((method, url))
+            if hit is not None and hit[0] == key and time.time() < hit[1]:
+                return hit[2], hit[3]
+        prep = s.prepare_request(requests.Request(method, url, data=data))
+        settings = s.merge_environment_settings(prep.url or url, {}, True, None, None)
+        if key is not None:
+            if len(self._prepared) >= PREPARED_KEPT:   # the oldest goes (dicts keep order)
+                del self._prepared[next(iter(self._prepared))]
+            self._prepared.pop((method, url), None)
+            # until the first of its cookies expires (the jar would leave it out; wall
+            # clock, as http.cookiejar counts)
+            until = min((c.expires for c in s.cookies if c.expires), default=math.inf)
+            self._prepared[(method, url)] = (key, until, prep, settings)
+        return prep, settings
 
     def _too_slow_text(self) -> str:
         return (f"not answered within the request time limit of {self.request_time_limit:g} s "
@@ -523,7 +430,7 @@ class ForumClient:
             log.info("logged in as %s", self.username)
             register_login(self)
             return
-        reason = _login_error_text(answer.body)
+        reason = login_error_text(answer.body)
         raise LoginRequiredError(
             f"the board refused the login as {self.username!r}"
             + (f": {reason}" if reason else f" (HTTP {answer.status})"),

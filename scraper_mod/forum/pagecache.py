@@ -11,12 +11,15 @@ from zoneinfo import ZoneInfo
 from ..store import Store
 from .client import FetchResult
 from .model import TopicPage
+from .parse.reuse import PostMemo
 from .parser import parse_topic_page
 
 # the last page each topic showed, per open state file: (its URL, the SHA-256 of its bytes, the
 # zone it was read in, what the parser made of it); one page a topic, so bounded by the games
 _LAST_PAGE: "weakref.WeakKeyDictionary[Store, dict[str, tuple]]" = weakref.WeakKeyDictionary()
 _LAST_PAGE_LOCK = threading.Lock()
+# the posts of the last page each topic's parse read, per open state file (parse/reuse.py)
+_POSTS: "weakref.WeakKeyDictionary[Store, dict[str, PostMemo]]" = weakref.WeakKeyDictionary()
 
 
 def read_page(store: Store, key: str, res: FetchResult, board_tz: ZoneInfo) -> TopicPage:
@@ -25,14 +28,17 @@ def read_page(store: Store, key: str, res: FetchResult, board_tz: ZoneInfo) -> T
     time of the fetch (every post time to the second from ``<time datetime>``, no edit
     notice: the words «Сегодня» or «5 минут назад» are read against the fetch's time). An
     idle poll of the last page then parses nothing; its posts are still stored as any poll
-    stores them."""
+    stores them. A page that did change is parsed with the topic's ``PostMemo``: its posts
+    whose bytes did not change are taken from the previous parse (``parse/reuse.py``)."""
     digest = hashlib.sha256(res.body).digest()
     with _LAST_PAGE_LOCK:
         last = _LAST_PAGE.get(store, {}).get(key)
     if last is not None and last[:3] == (res.url, digest, board_tz):
         return last[3]
+    with _LAST_PAGE_LOCK:
+        memo = _POSTS.setdefault(store, {}).setdefault(key, PostMemo())
     page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
-                            board_tz=board_tz, page=res.page)
+                            board_tz=board_tz, page=res.page, memo=memo)
     timeless = all(p.precision == "second" and p.edited_at is None and not p.edit_count
                    and p.edited_by is None for p in page.posts)
     with _LAST_PAGE_LOCK:

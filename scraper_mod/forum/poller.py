@@ -348,13 +348,12 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
         last_page = (res.body, res.url, page.style)
         ids = [p.post_id for p in page.posts]
         with store.transaction():
-            for post in page.posts:
+            judged = [(post, *_content(post, precision)) for post in page.posts]
+            stored = store.add_post_versions(key, [(p.post_id, c, p.to_json) for p, c, _ in judged],
+                                             fetched_at=res.fetched_at, fetch_id=fid)
+            for (post, content, sharper), changed in zip(judged, stored):
                 sightings[post.post_id] = post
                 was_known = post.post_id in known
-                content, sharper = _content(post, precision)
-                changed = store.add_post_version(key, post.post_id, post.to_json(),
-                                                 content=content,
-                                                 fetched_at=res.fetched_at, fetch_id=fid)
                 if not was_known:
                     known.add(post.post_id)
                     new_posts.append(post.post_id)

@@ -17,17 +17,13 @@ A second delivery of the same Message-ID is recognised and ignored (no answer, n
 from __future__ import annotations
 
 import logging
-import os
 import smtplib
-import ssl
 import weakref
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from ..errors import ForumError, MailboxError, ScraperModError
@@ -45,11 +41,11 @@ from ..slotbook import load_book, resolve_view, slot_users
 from ..store import StoredMessage
 from .grammar import Matcher, parse_moves, text_has_code
 from .mail import decode_message, read_sender
+from .smtp import send_answer
 from .sources import FetchReport, MoveSource, source_for
 from .targets import matcher_for
 
 if TYPE_CHECKING:  # a type only: moves/ does not import game/ at run time
-    from ..game.config import MovesConfig
     from ..game.context import GameContext
 
 log = logging.getLogger(__name__)
@@ -188,29 +184,62 @@ def message_day(calendar: Calendar, received_at: datetime) -> int:
     return 1 if received_at >= calendar.day_start(1) - EARLY_MARGIN else 0
 
 
-#: letters already read, per store: message id -> (the stored message, its letter). Stored
-#: messages never change (the store is append-only), and reading one is pure, so a message
-#: equal to the one read before (same id, source, key, receive time and raw bytes) reads the
-#: same: recomputing N days decodes each message once instead of N times.
+#: letters already read, per store: message id -> ((the message's head, its size record, the
+#: size limit), its letter). Stored messages never change (the store is append-only: an id
+#: stands for one message's bytes for the life of the file), and reading one is pure, so a
+#: message read before with the same head and limits reads the same: its bytes are not even
+#: loaded again. Recomputing N days decodes each message once instead of N times, and a poll
+#: that brings one new letter reads one (issue 16).
 _READ: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _read_cached(store, msg: StoredMessage, too_large: dict | None, max_size: int) -> Letter:
-    how = (msg, too_large, max_size)
+def _per_store(cache: weakref.WeakKeyDictionary, store) -> dict | None:
+    """This store's part of a per-store cache (None: a store that cannot be weakly
+    referenced is not cached)."""
     try:
-        per_store = _READ[store]
-    except (KeyError, TypeError):
-        per_store = {}
-        try:
-            _READ[store] = per_store
-        except TypeError:  # a store that cannot be weakly referenced: no cache
-            return read_letter(msg, too_large=too_large, max_size=max_size)
-    hit = per_store.get(msg.id)
+        return cache[store]
+    except KeyError:
+        per_store: dict = {}
+        cache[store] = per_store
+        return per_store
+    except TypeError:
+        return None
+
+
+def _read_cached(store, head: tuple, too_large: dict | None, max_size: int) -> Letter | None:
+    """The letter of the stored message ``head`` (``Store.message_heads``), read once per
+    store; None when it is no longer in the store."""
+    how = (head, too_large, max_size)
+    per_store = _per_store(_READ, store)
+    hit = per_store.get(head[0]) if per_store is not None else None
     if hit is not None and hit[0] == how:
         return hit[1]
+    msg = store.message(head[0])
+    if msg is None:
+        return None
     letter = read_letter(msg, too_large=too_large, max_size=max_size)
-    per_store[msg.id] = (how, letter)
+    if per_store is not None:
+        per_store[head[0]] = (how, letter)
     return letter
+
+
+#: each letter's move requests, per store: message id -> ((the letter, the players, the
+#: limit), (its requests, whether moves were left unread)); ``_letter_requests`` is pure, so
+#: the answer to each new letter does not parse every earlier letter of its day again
+_REQUESTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _requests_cached(store, letter: Letter, players: tuple[Player, ...],
+                     max_moves: int) -> tuple[list[MoveRequest], bool]:
+    per_store = _per_store(_REQUESTS, store)
+    hit = per_store.get(letter.message_id) if per_store is not None else None
+    if (hit is not None and hit[0][0] is letter and hit[0][2] == max_moves
+            and (hit[0][1] is players or hit[0][1] == players)):
+        return hit[1]
+    got = _letter_requests(letter, players, _matcher(players), max_moves)
+    if per_store is not None:
+        per_store[letter.message_id] = ((letter, players, max_moves), got)
+    return got
 
 
 def _letters(ctx: GameContext, *, as_of: datetime | None = None) -> tuple[list[Letter], list[int]]:
@@ -222,16 +251,18 @@ def _letters(ctx: GameContext, *, as_of: datetime | None = None) -> tuple[list[L
     # messages stored in part, over the size limit at their source (sources.add_capped)
     too_large = {d.get("message"): d for _, _, d in store.events(TOO_LARGE_EVENT)}
     max_size = ctx.game.moves.max_message_size
-    for msg in store.messages():
-        if as_of is not None and msg.received_at > as_of:
+    for head in store.message_heads():
+        if as_of is not None and head[3] > as_of:
             continue
-        letter = _read_cached(store, msg, too_large.get(msg.id), max_size)
+        letter = _read_cached(store, head, too_large.get(head[0]), max_size)
+        if letter is None:
+            continue
         if letter.header_id:
             # the same sender's Message-ID: a second delivery (a stranger cannot suppress a
             # player's move by reusing its Message-ID)
             key = f"{(letter.sender or '').casefold()}|{letter.header_id.casefold()}"
             if key in seen:
-                dups.append(msg.id)
+                dups.append(head[0])
                 continue
             seen.add(key)
         letters.append(letter)
@@ -371,7 +402,7 @@ def answer_pending(ctx: GameContext, *, send: bool = True
     nothing."""
     store = ctx.store
     settled = set(store.get("settled_messages", []))
-    if all(m.id in settled for m in store.messages()):
+    if all(mid in settled for mid in store.message_ids()):
         return [], [], []
     letters, dups = _letters(ctx)
     settled.update(dups)
@@ -445,8 +476,8 @@ class _DayJudge:
         """The message's requests, and whether moves past the limit were left unread."""
         if letter.message_id not in self._requests:
             players = slot_users(self.ctx, self.book, at=letter.received_at)     # R10, R2.3
-            self._requests[letter.message_id] = _letter_requests(
-                letter, players, _matcher(players), self.ctx.game.moves.max_moves_per_message)
+            self._requests[letter.message_id] = _requests_cached(
+                self.ctx.store, letter, players, self.ctx.game.moves.max_moves_per_message)
         return self._requests[letter.message_id]
 
     def moves(self, day: int, *, as_of: datetime) -> list[Move]:
@@ -534,43 +565,6 @@ def _zone_label(game) -> str:
 
 def _answer_file(a: Answer) -> str:
     return f"To: {a.to or '?'}\nSubject: {a.subject}\n\n{a.text}"
-
-
-SMTP_PASSWORD_ENV = "SCRAPER_MOD_SMTP_PASSWORD"
-
-
-def send_answer(moves_config: MovesConfig, answer: Answer, *,
-                ssl_context: ssl.SSLContext | None = None) -> None:
-    """Send one answer by SMTP: ``[moves] smtp_host``, ``smtp_port``, ``smtp_from``; and, where
-    the game file has them, ``smtp_security`` (none | starttls | ssl) and ``smtp_username``
-    with the password from ``SCRAPER_MOD_SMTP_PASSWORD`` (never logged)."""
-    m = moves_config
-    msg = EmailMessage()
-    sender = m.smtp_from or f"scraper-mod@{m.smtp_host}"
-    msg["From"] = sender
-    msg["To"] = answer.to
-    msg["Subject"] = answer.subject
-    msg["Date"] = format_datetime(datetime.now().astimezone())
-    msg["Message-ID"] = make_msgid(domain=sender.rsplit("@", 1)[-1])
-    msg.set_content(answer.text)
-    security = m.smtp_security
-    username = m.smtp_username
-    ctx = ssl_context or ssl.create_default_context()
-    smtp: smtplib.SMTP
-    if security == "ssl":
-        smtp = smtplib.SMTP_SSL(cast(str, m.smtp_host), m.smtp_port, timeout=30, context=ctx)
-    else:
-        smtp = smtplib.SMTP(cast(str, m.smtp_host), m.smtp_port, timeout=30)
-    with smtp:
-        if security == "starttls":
-            smtp.starttls(context=ctx)
-        if username:
-            password = os.environ.get(SMTP_PASSWORD_ENV)
-            if not password:
-                raise MailboxError("no SMTP password", source=f"smtp:{m.smtp_host}",
-                                   hint=f"set the environment variable {SMTP_PASSWORD_ENV}")
-            smtp.login(username, password)
-        smtp.send_message(msg)
 
 
 __all__ = ["poll_moves", "day_moves", "day_orders", "day_requests", "state_before_day",

@@ -152,7 +152,7 @@ class MaildirSource:
 
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
         listing = self._listing()
-        stored = {m.key for m in store.messages(self.name)}
+        stored = store.message_keys(self.name)
         new: list[int] = []
         errors: list[str] = []
         for key, sub, fname in listing:
@@ -490,7 +490,7 @@ class PhpbbPmSource:
 
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
         tz = self.board_tz or ZoneInfo("Europe/Moscow")
-        stored = {m.key for m in store.messages(self.name)}
+        stored = store.message_keys(self.name)
         new: list[int] = []
         errors: list[str] = []
         try:

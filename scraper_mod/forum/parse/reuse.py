@@ -1,0 +1,102 @@
+"""The posts of a topic page read before, taken again when their bytes are the same.
+
+A poll of a live topic reads its last page again and again, and between two polls one or two
+posts are new: the other posts' bytes are the ones the previous poll parsed. A ``PostMemo``
+keeps, for the last page of a topic, each post the parser read with the digest of the bytes
+it was read from, and ``parse_topic_page(…, memo=)`` takes a post from it instead of walking
+its tree when all of these hold (issue 16: the CPU of many games in one daemon):
+
+- the page is prosilver and declares UTF-8 (so the bytes decode the same whatever else the
+  page holds), and its post ``<div id="pNNN" class="post`` starts, found in the bytes, are
+  the posts the tree shows, in the same order, all children of one element: each post's
+  element is closed before the next one opens, so its tree is made of its own bytes;
+- the digest covers the post's bytes after its opening tag up to the next post (the last:
+  to the end of what the parser reads), with two things left out that the parser never
+  reads and that change without the post changing: the post element's own classes (bg1/bg2,
+  ``online``: only its id and the ``post`` class are read, and the start pattern checks
+  both) and the author's post count in the profile column (``dd.profile-posts``: a link to
+  search.php that the author lookup skips; it grows with every post the author writes);
+- the URL and the zone are the ones it was read with (``Post.page_url``, the shown times);
+- nothing read from it depends on the time of the fetch: its time from ``<time datetime>``
+  to the second, no edit notice (the words «Сегодня» or «5 минут назад» are read against the
+  fetch's time), as ``forum/pagecache.py`` reasons for a whole page.
+
+What changes between polls outside the posts (the board's clock in the header, a new
+``form_token`` in the quick-reply form below) is not part of any digest either. The memo holds one
+page a topic: bounded by the games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from datetime import tzinfo
+from typing import Any
+
+from scraper_mod.forum.model import Post
+
+from .html import _RE_META_CHARSET
+from .pages import _BOTTOM_BAR
+
+_RE_POST_START = re.compile(rb'<div id="p(\d+)" class="post[ "]')
+# the author's post count in a post's profile column (prosilver's template, phpBB 3.1-3.3)
+_RE_POST_COUNT = re.compile(rb'(<dd class="profile-posts"><strong>[^<>]*</strong> '
+                            rb'<a href="[^"<>]*search\.php\?author_id=\d+&amp;sr=posts">)'
+                            rb'\d+(</a></dd>)')
+
+
+class PostMemo:
+    """What the parser read from the last page of one topic: post id -> (URL, zone, digest,
+    post). Not shared between threads (one topic is polled by one lane)."""
+
+    __slots__ = ("posts",)
+
+    def __init__(self) -> None:
+        self.posts: dict[int, tuple[str, tzinfo | None, bytes, Post]] = {}
+
+    def get(self, post_id: int, url: str, tz: tzinfo | None, digest: bytes) -> Post | None:
+        hit = self.posts.get(post_id)
+        if hit is None or hit[2] != digest or hit[0] != url or hit[1] != tz:
+            return None
+        return hit[3]
+
+    def keep(self, url: str, tz: tzinfo | None,
+             read: list[tuple[int, bytes, Post]]) -> None:
+        """Remember this page's posts (those read without the fetch's time) in place of the
+        previous page's."""
+        self.posts = {pid: (url, tz, d, p) for pid, d, p in read if _timeless(p)}
+
+
+def _timeless(p: Post) -> bool:
+    return (p.precision == "second" and p.edited_at is None and not p.edit_count
+            and p.edited_by is None)
+
+
+def post_digests(body: Any, divs: list, pids: list[int], trimmed: bool
+                 ) -> list[bytes] | None:
+    """Each post's digest (module docstring), in page order; None when the page does not
+    qualify, and then every post is read from its tree."""
+    if not isinstance(body, bytes) or not divs:
+        return None
+    m = _RE_META_CHARSET.search(body, 0, 4096)
+    if m is None or m.group(1).lower() not in (b"utf-8", b"utf8"):
+        return None
+    starts = [(s.end(), int(s.group(1))) for s in _RE_POST_START.finditer(body)]
+    if [pid for _, pid in starts] != pids:
+        return None
+    parent = divs[0].getparent()
+    if parent is None or any(d.getparent() is not parent for d in divs):
+        return None
+    end = len(body)
+    if trimmed:     # the tree was read from the topic region, which ends at the bottom bar
+        cut = body.find(_BOTTOM_BAR, starts[-1][0])
+        if cut > 0:
+            end = cut
+    out: list[bytes] = []
+    bounds = [body.rfind(b"<div", 0, s) for s, _ in starts[1:]] + [end]
+    for (s, _), nxt in zip(starts, bounds):
+        inside = body.find(b">", s, nxt) + 1     # past the post's own opening tag
+        if inside <= 0:
+            return None
+        out.append(hashlib.sha256(_RE_POST_COUNT.sub(rb"\1\2", body[inside:nxt])).digest())
+    return out

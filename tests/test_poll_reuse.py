@@ -1,0 +1,195 @@
+"""Issue 16's reuse between polls changes no result: posts taken from the previous parse
+(forum/parse/reuse.py) and a page's versions stored with one query (store.py) give exactly
+what reading and storing post by post gives."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+import requests
+from test_poll_unchanged import _board  # the same three players and topic
+
+from scraper_mod.clock import FakeClock
+from scraper_mod.forum import pagecache, poller
+from scraper_mod.forum.client import ForumClient
+from scraper_mod.forum.parse import topic as topic_mod
+from scraper_mod.forum.parse.reuse import PostMemo
+from scraper_mod.forum.parser import parse_topic_page
+from scraper_mod.store import Store
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "phpbb" / "phpbb-3.3.15"
+PAGES = sorted(FIXTURES.glob("prosilver-*/guest_viewtopic_t4_start*.html"))
+T0 = datetime(2024, 4, 9, 12, 0, tzinfo=timezone.utc)
+MSK = ZoneInfo("Europe/Moscow")
+
+
+class Walks:
+    """Which posts the parser read from their trees."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.ids: list[int] = []
+        real = topic_mod._prosilver_post
+
+        def walk(div, pid, **kw):
+            self.ids.append(pid)
+            return real(div, pid, **kw)
+        monkeypatch.setattr(topic_mod, "_prosilver_post", walk)
+
+
+def _parse(body: bytes, memo: PostMemo | None = None, *, url: str = "p.html",
+           at: datetime = T0):
+    return parse_topic_page(body, url=url, fetched_at=at, board_tz=MSK, memo=memo)
+
+
+def _timeless(post) -> bool:
+    return (post.precision == "second" and post.edited_at is None and not post.edit_count
+            and post.edited_by is None)
+
+
+def _post_span(body: bytes, pid: int) -> tuple[int, int]:
+    start = body.index(f'<div id="p{pid}" class="post'.encode())
+    nxt = re.compile(rb'<div id="p\d+" class="post[ "]').search(body, start + 10)
+    return start, nxt.start() if nxt else len(body)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.parent.name + "/" + p.name)
+def test_posts_of_a_changed_page_read_as_a_fresh_parse_reads_them(page, monkeypatch):
+    body = page.read_bytes()
+    memo = PostMemo()
+    first = _parse(body, memo)
+    assert first.posts
+    walks = Walks(monkeypatch)
+    # the same bytes a minute later: every post read without the fetch's time is taken again
+    later = datetime(2024, 4, 9, 12, 1, tzinfo=timezone.utc)
+    again = _parse(body, memo, at=later)
+    assert sorted(walks.ids) == sorted(p.post_id for p in first.posts if not _timeless(p))
+    assert again == _parse(body, at=later)
+    # one post's words changed, every author's post count grown, a post's author online,
+    # the header's clock moved: only the changed post (and those read with the fetch's
+    # time) are read from their trees, and the page reads as a fresh parse reads it
+    target = first.posts[len(first.posts) // 2]
+    s, e = _post_span(body, target.post_id)
+    post_bytes = body[s:e]
+    changed = re.sub(rb'(<div class="content">)', rb"\1P.S. ", post_bytes, count=1)
+    assert changed != post_bytes
+    edited = body[:s] + changed + body[e:]
+    edited = re.sub(rb'(search\.php\?author_id=\d+&amp;sr=posts">)(\d+)',
+                    lambda m: m.group(1) + str(int(m.group(2)) + 1).encode(), edited)
+    online = edited.replace(b'class="post has-profile bg2', b'class="post has-profile bg2 online',
+                            1)
+    assert online != edited
+    edited = online
+    walks.ids.clear()
+    got = _parse(edited, memo, at=later)
+    want_walks = {target.post_id} | {p.post_id for p in first.posts if not _timeless(p)}
+    assert set(walks.ids) == want_walks
+    assert got == _parse(edited, at=later)
+    assert "P.S." in next(p for p in got.posts if p.post_id == target.post_id).text
+    # another URL (the post moved to another page): read afresh
+    walks.ids.clear()
+    assert _parse(edited, memo, url="other.html", at=later) == _parse(
+        edited, url="other.html", at=later)
+    assert len(walks.ids) == 2 * len(first.posts)
+
+
+def test_the_fixture_pages_have_posts_to_take_and_posts_to_read_again():
+    """The pages above hold posts read to the second and posts with edit notices."""
+    posts = [p for page in PAGES for p in _parse(page.read_bytes()).posts]
+    assert any(_timeless(p) for p in posts) and any(p.edit_count for p in posts)
+
+
+# -- a whole day on a board -----------------------------------------------------------------
+
+def _steps(board, clock):
+    people = [("Вася", 58), ("Маша_2", 59), ("Big Joe", 60)]
+
+    def say(i):
+        nick, uid = people[i % 3]
+        target = people[(i + 1) % 3][0]
+        text = (f"Голосую за [color=red]{target}[/color]" if i % 2 else
+                f"[quote={people[(i + 2) % 3][0]}]старое[/quote] [b]{target}[/b]?")
+        return lambda: board.add_post(nick, uid, text, clock.now(), topic=4)
+
+    steps = []
+    for i in range(16):
+        steps.append(say(i))
+        if i % 4 == 1:
+            steps.append(lambda: None)
+        if i == 7:
+            steps.append(lambda: board.edit_post(69, "Голосую за [color=red]Вася[/color]",
+                                                 reason="передумал"))
+        if i == 9:
+            steps.append(lambda: board.delete_post(70))
+    return steps
+
+
+def _whole_day(monkeypatch, *, reuse: bool):
+    clock = FakeClock(datetime(2024, 4, 9, 9, 0, tzinfo=timezone.utc))
+    walks = Walks(monkeypatch)
+    if not reuse:      # every page parsed afresh, no memo
+        monkeypatch.setattr(poller, "read_page", lambda store, key, res, tz: parse_topic_page(
+            res.body, url=res.url, fetched_at=res.fetched_at, board_tz=tz))
+    with _board(clock) as board:
+        client = ForumClient(requests.Session(), base_url=board.url, min_delay=0, retries=0,
+                             sleep=clock.sleep, monotonic=lambda: clock.now().timestamp(),
+                             now=clock.now)
+        store = Store(":memory:")
+        reports = []
+        for step in _steps(board, clock):
+            clock.advance(minutes=5)
+            step()
+            reports.append(poller.poll_topic(client, store, board.topic_url(4),
+                                             now=clock.now).summary())
+        base = board.url
+        key = poller.canonical_topic_url(board.topic_url(4))
+    monkeypatch.undo()
+    versions = [(v.post_id, v.fetched_at, {k: (x.replace(base, "") if isinstance(x, str)
+                                               else x) for k, x in v.data.items()})
+                for v in store.post_versions()]
+    return len(walks.ids), reports, versions, store.deleted_posts(key)
+
+
+def test_a_whole_day_stores_what_parsing_every_page_afresh_stores(monkeypatch):
+    pagecache._POSTS.clear()
+    walked, *reused = _whole_day(monkeypatch, reuse=True)
+    walked_fresh, *fresh = _whole_day(monkeypatch, reuse=False)
+    assert reused == fresh
+    assert len(reused[1]) >= 16 and reused[2]           # versions, an edit, a deletion
+    assert any(v[2]["edit_count"] for v in reused[1])
+    assert walked < walked_fresh / 2                    # most posts were taken, not walked
+
+
+# -- one store query per page ---------------------------------------------------------------
+
+def test_a_page_of_versions_at_once_stores_what_one_at_a_time_stores():
+    """``Store.add_post_versions`` against ``add_post_version`` post by post: new posts,
+    unchanged ones, changed ones, a post marked deleted that shows again, a post twice."""
+    one, batch = Store(":memory:"), Store(":memory:")
+    topic = "http://127.0.0.1/viewtopic.php?t=4"
+    pages = [
+        [(63, {"text": "а"}), (64, {"text": "б"})],
+        [(63, {"text": "а"}), (64, {"text": "б2"}), (65, {"text": "в"})],
+        [(64, {"text": "б2"}), (65, {"text": "в"}), (66, {"text": "г"})],
+        [(63, {"text": "а"}), (66, {"text": "г2"}), (66, {"text": "г3"})],
+        [],
+    ]
+    for n, page in enumerate(pages):
+        at = T0.replace(minute=n)
+        if n == 2:
+            for s in (one, batch):
+                s.mark_deleted(topic, 63, detected_at=at)
+        got_one = [one.add_post_version(topic, pid, {"post_id": pid, **c}, content=c,
+                                        fetched_at=at) for pid, c in page]
+        made = []
+        got_batch = batch.add_post_versions(
+            topic, [(pid, c, lambda pid=pid, c=c: made.append(pid) or {"post_id": pid, **c})
+                    for pid, c in page], fetched_at=at)
+        assert got_batch == got_one
+        if len({pid for pid, _ in page}) == len(page):   # the data made only when stored
+            assert sorted(made) == sorted(pid for (pid, _), new in zip(page, got_one) if new)
+    assert batch.post_versions() == one.post_versions() and len(one.post_versions()) == 7
+    assert batch.deleted_posts(topic) == one.deleted_posts(topic) == {}
