@@ -18,7 +18,12 @@ import requests
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.demo.localboard import LocalBoard
-from scraper_mod.errors import BoardDisabledError, LoginRequiredError, TopicNotFoundError
+from scraper_mod.errors import (
+    BoardDisabledError,
+    FetchError,
+    LoginRequiredError,
+    TopicNotFoundError,
+)
 from scraper_mod.forum.client import ForumClient, find_login_form
 from scraper_mod.forum.parser import parse_forum_page, parse_topic_page
 
@@ -497,3 +502,27 @@ def test_feed_served_over_http_and_404_when_off():
         assert r.status_code == 404 and "Ленты новостей" in r.text
         assert r.headers["Content-Type"].startswith("text/html")
         assert "atom+xml" not in s.get(b.topic_url()).text
+
+
+def test_one_connection_kept_alive_for_a_clients_pages_and_closed_with_the_board(clock):
+    """The board answers HTTP/1.1 with keep-alive, as phpBB behind Apache or nginx does, and
+    the client gives a page's connection back once the page is read: ten pages, one TCP
+    connection. A page the client leaves unread (over its size limit) closes its connection;
+    a stopped board ends the connections it kept, so a client finds it down."""
+    with LocalBoard(language="ru", clock=clock) as board:
+        tid = board.add_topic("День 1")
+        for n in range(3):
+            board.add_post("Вася", 58, f"сообщение {n}", clock.now(), topic=tid)
+        client = ForumClient(base_url=board.url, min_delay=0)
+        bodies = {client.get_page(board.topic_url(tid)).body for _ in range(10)}
+        assert len(bodies) == 1 and board.connections == 1
+        small = ForumClient(client.session, base_url=board.url, min_delay=0,
+                            max_page_size=1000, retries=0)
+        with pytest.raises(FetchError, match="page size limit"):
+            small.get(board.topic_url(tid))
+        client.get_page(board.topic_url(tid))
+        assert board.connections == 2          # the unread page's connection was closed
+        url = board.topic_url(tid)
+    client.retries = 0
+    with pytest.raises(FetchError, match="after 1 attempts"):
+        client.get(url)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import socket
 import threading
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -120,6 +121,8 @@ class LocalBoard(PostingForms, BoardPages, PMPages):
         self.requests: list[tuple[str, str]] = []
         self._lock = threading.RLock()
         self._server: ThreadingHTTPServer | None = None
+        self._conns: set[socket.socket] = set()   # the connections open now (keep-alive)
+        self.connections = 0                        # connections accepted in all
         self._thread: threading.Thread | None = None
         self.add_user("admin", 2, colour="AA0000", rank="Site Admin")
 
@@ -291,6 +294,14 @@ class LocalBoard(PostingForms, BoardPages, PMPages):
             self._server.shutdown()
             self._server.server_close()
             self._server = None
+        # the connections kept alive end with the board, as a stopped server's do
+        with self._lock:
+            conns, self._conns = list(self._conns), set()
+        for conn in conns:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
@@ -463,6 +474,23 @@ class _Handler(BaseHTTPRequestHandler):
     board: LocalBoard
     server_version = "LocalBoard/1.0"
     sys_version = ""
+    # HTTP/1.1 with keep-alive, as a board behind Apache or nginx answers (every answer has
+    # its Content-Length); an idle connection is closed after a while, as theirs are
+    protocol_version = "HTTP/1.1"
+    timeout = 30
+
+    def setup(self) -> None:
+        super().setup()
+        with self.board._lock:
+            self.board._conns.add(self.connection)
+            self.board.connections += 1
+
+    def finish(self) -> None:
+        try:
+            super().finish()
+        finally:
+            with self.board._lock:
+                self.board._conns.discard(self.connection)
 
     def log_message(self, format, *args) -> None:  # noqa: A002 - http.server's name
         pass

@@ -342,7 +342,13 @@ class ForumClient:
 
     def _read_body(self, resp: requests.Response, shown: str, deadline: float) -> bytes:
         """The body as it streams in: what the board has sent, read at each step (``read1``),
-        until ``deadline`` (wall clock) and ``max_page_size`` bytes at most."""
+        until ``deadline`` (wall clock) and ``max_page_size`` bytes at most.
+
+        A body read to its end gives its connection back to the session's pool, so the next
+        request to the board reuses it (HTTP keep-alive: no new TCP and TLS handshake per
+        page, where the board keeps connections open); a body left unread (too large, too
+        slow, a failure) closes its connection."""
+        whole = False
         try:
             length = resp.headers.get("Content-Length", "").strip()
             if length.isdigit() and int(length) > self.max_page_size:
@@ -354,13 +360,18 @@ class ForumClient:
                     raise RequestTooSlow(self._too_slow_text())
                 chunk = resp.raw.read1(65536, decode_content=True)
                 if not chunk:
+                    whole = True
                     return b"".join(chunks)
                 total += len(chunk)
                 if total > self.max_page_size:
                     raise self._page_too_large(shown, None)
                 chunks.append(chunk)
         finally:
-            resp.close()
+            release = getattr(resp.raw, "release_conn", None) if whole else None
+            if release is not None:
+                release()
+            else:
+                resp.close()
 
     def _page_too_large(self, shown: str, size: int | None) -> FetchError:
         said = f" ({size_text(size)} by its Content-Length)" if size is not None else ""
