@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import logging
 import math
 import os
@@ -482,7 +481,7 @@ class ForumClient:
             on_fetch(result)
         # the same bytes from the same URL and status as the last page that passed both
         # checks pass them again (they read nothing else): an unchanged page is not parsed
-        passed = (result.url, result.status, hashlib.sha256(result.body).digest())
+        passed = (result.url, result.status, result.digest)
         if passed == self._last_passed:
             return result
         if find_login_form(result.body, url=result.url, page=result.page) is not None:
@@ -501,6 +500,5 @@ class ForumClient:
         err = page_error(result)
         if err is not None:
             raise err
-        self._last_passed = (result.url, result.status,
-                             hashlib.sha256(result.body).digest())
+        self._last_passed = (result.url, result.status, result.digest)
         return result

@@ -3,7 +3,6 @@ of an unchanged page parses nothing (issue 16: the CPU of many games in one daem
 
 from __future__ import annotations
 
-import hashlib
 import threading
 import weakref
 from zoneinfo import ZoneInfo
@@ -11,7 +10,7 @@ from zoneinfo import ZoneInfo
 from ..store import Store
 from .client import FetchResult
 from .model import TopicPage
-from .parse.reuse import PostMemo
+from .parse.reuse import PostMemo, read_without_fetch_time
 from .parser import parse_topic_page
 
 # the last page each topic showed, per open state file: (its URL, the SHA-256 of its bytes, the
@@ -30,7 +29,7 @@ def read_page(store: Store, key: str, res: FetchResult, board_tz: ZoneInfo) -> T
     idle poll of the last page then parses nothing; its posts are still stored as any poll
     stores them. A page that did change is parsed with the topic's ``PostMemo``: its posts
     whose bytes did not change are taken from the previous parse (``parse/reuse.py``)."""
-    digest = hashlib.sha256(res.body).digest()
+    digest = res.digest
     with _LAST_PAGE_LOCK:
         last = _LAST_PAGE.get(store, {}).get(key)
     if last is not None and last[:3] == (res.url, digest, board_tz):
@@ -39,8 +38,7 @@ def read_page(store: Store, key: str, res: FetchResult, board_tz: ZoneInfo) -> T
         memo = _POSTS.setdefault(store, {}).setdefault(key, PostMemo())
     page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
                             board_tz=board_tz, page=res.page, memo=memo)
-    timeless = all(p.precision == "second" and p.edited_at is None and not p.edit_count
-                   and p.edited_by is None for p in page.posts)
+    timeless = all(read_without_fetch_time(p) for p in page.posts)
     with _LAST_PAGE_LOCK:
         pages = _LAST_PAGE.setdefault(store, {})
         if timeless:

@@ -64,10 +64,12 @@ class PostMemo:
              read: list[tuple[int, bytes, Post]]) -> None:
         """Remember this page's posts (those read without the fetch's time) in place of the
         previous page's."""
-        self.posts = {pid: (url, tz, d, p) for pid, d, p in read if _timeless(p)}
+        self.posts = {pid: (url, tz, d, p) for pid, d, p in read if read_without_fetch_time(p)}
 
 
-def _timeless(p: Post) -> bool:
+def read_without_fetch_time(p: Post) -> bool:
+    """Nothing read from the post depends on the time of the fetch: its time to the second
+    (``<time datetime>``), no edit notice (whose words may be «Сегодня»)."""
     return (p.precision == "second" and p.edited_at is None and not p.edit_count
             and p.edited_by is None)
 
