@@ -22,7 +22,16 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 from .morphology import inflect
 from .rules.model import DayResult, HostKilled, Player, Replaced
 from .rules.names import NameIndex, name_index
-from .rules.slots import EMPTY, Book, HostKill, Replacement, VoteDecision, build_book, day_view
+from .rules.slots import (
+    EMPTY,
+    Book,
+    HostKill,
+    Replacement,
+    VoteDecision,
+    build_book,
+    day_view,
+    removals_before,
+)
 from .rules.state import GameState
 
 if TYPE_CHECKING:   # a duck-typed opened game; this module sits below game/ (like store.py)
@@ -120,10 +129,7 @@ def tally_view(ctx: GameContext, st: Any, *, day: int, cutoff: datetime
         return st, None, {}
     names = book.rename_at(cutoff)
     r = lambda n: names.get(n, n)  # noqa: E731
-    alive = {r(n) for n in st.alive}
-    for k in book.kills:
-        if k.at.astimezone(timezone.utc) < cutoff.astimezone(timezone.utc):
-            alive.discard(book.nick_at(k.nick, cutoff))
+    alive = {r(n) for n in st.alive} - {nick for nick, _ in removals_before(book, cutoff)}
     st = replace(st, alive=frozenset(alive), frozen=frozenset(r(n) for n in st.frozen) & alive,
                  order=tuple(r(n) for n in st.order),
                  last_word_until={r(n): t for n, t in st.last_word_until.items()})

@@ -224,6 +224,12 @@ def rename_state(state: GameState, mapping: Mapping[str, str]) -> GameState:
         died_at={r(n): v for n, v in state.died_at.items()})
 
 
+def removals_before(book: Book, cutoff: datetime) -> list[tuple[str, HostKill]]:
+    """Every host's removal before ``cutoff`` (R11.2), with the removed slot's nick at
+    ``cutoff``: whom the vote count and the resolution both hold dead by then."""
+    return [(book.nick_at(k.nick, cutoff), k) for k in book.kills if _utc(k.at) < _utc(cutoff)]
+
+
 def day_view(state: GameState, book: Book, *, cutoff: datetime, day: int
              ) -> tuple[GameState, tuple[HostKilled, ...]]:
     """The state day ``day`` is counted and resolved on as of ``cutoff``: every slot named
@@ -233,10 +239,7 @@ def day_view(state: GameState, book: Book, *, cutoff: datetime, day: int
     killed: list[HostKilled] = []
     alive = set(st.alive)
     died_at = dict(st.died_at)
-    for k in book.kills:
-        if _utc(k.at) >= _utc(cutoff):
-            continue
-        nick = book.nick_at(k.nick, cutoff)
+    for nick, k in removals_before(book, cutoff):
         if nick in alive:
             alive.discard(nick)
             died_at[nick] = (day, "host")
