@@ -42,3 +42,37 @@ def test_urls_lose_the_session_id():
     assert scrub_url(url) == "http://board.example/viewtopic.php?t=4&sid=&start=10"
     assert scrub_url("http://board.example/viewtopic.php?t=4") == \
         "http://board.example/viewtopic.php?t=4"
+
+
+def test_a_command_ends_the_sessions_it_opened_and_leaves_those_it_found(tmp_path):
+    """``main`` logs out of the boards the command logged in to, not out of sessions the
+    process already held when it began (a process running several commands: tests)."""
+    from datetime import datetime, timezone
+
+    from scraper_mod.cli import main
+    from scraper_mod.clock import FakeClock
+    from scraper_mod.demo.localboard import LocalBoard
+    from scraper_mod.forum.client import ForumClient
+    from scraper_mod.forum.session import end_sessions, logged_in, session_id
+
+    clock = FakeClock(datetime(2024, 4, 9, 12, 0, tzinfo=timezone.utc))
+    with LocalBoard(language="ru", clock=clock, username="host", password="pw") as board:
+        def client() -> ForumClient:
+            return ForumClient(base_url=board.url, username="host", password="pw",
+                               min_delay=0, sleep=clock.sleep, now=clock.now,
+                               monotonic=lambda: clock.now().timestamp())
+        before = logged_in()      # what earlier tests of the run left: not ours to end
+        found, opened = client(), client()
+        found.login()
+        try:
+            assert main(["status", str(tmp_path / "no-game")]) == 1   # a command, ending
+            assert logged_in() == (*before, found) and session_id(found)
+            opened.login()
+            assert end_sessions(keep=[*before, found]) == 1
+            assert logged_in() == (*before, found) and session_id(found)
+            assert not session_id(opened)
+            assert board.request_count("/ucp.php?mode=logout") == 1
+        finally:
+            end_sessions(keep=before)
+        assert logged_in() == before and not session_id(found)
+        assert board.request_count("/ucp.php?mode=logout") == 2

@@ -48,8 +48,10 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``scraper-mod`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    from ..forum.session import logged_in
     from .common import setup_logging
     setup_logging(verbose=args.verbose)
+    held = logged_in()     # sessions open before this command are not its to end
     try:
         return int(args.func(args) or 0)
     except ScraperModError as e:
@@ -76,13 +78,14 @@ def main(argv: list[str] | None = None) -> int:
               f"run again with -v for the details and report them)", file=sys.stderr)
         return 1
     finally:
-        _end_board_sessions()
+        _end_board_sessions(held)
 
 
-def _end_board_sessions() -> None:
-    """Log out of the board where this command logged in (forum/session.py)."""
+def _end_board_sessions(held: tuple = ()) -> None:
+    """Log out of the board where this command logged in (forum/session.py), not out of
+    the sessions ``held`` before it began (a process running several commands: tests)."""
     from ..forum.session import end_sessions
-    end_sessions()
+    end_sessions(keep=held)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
     from .client import ForumClient
@@ -81,12 +81,21 @@ def register_login(client: "ForumClient") -> None:
         _LOGGED_IN.append(client)
 
 
-def end_sessions() -> int:
-    """Log out every client that logged in during this process; returns how many were ended.
+def logged_in() -> tuple["ForumClient", ...]:
+    """The clients logged in now (``register_login``), oldest first."""
+    return tuple(_LOGGED_IN)
+
+
+def end_sessions(keep: Iterable["ForumClient"] = ()) -> int:
+    """Log out every client that logged in during this process but those in ``keep`` (the
+    sessions a caller found open and leaves to their owner); returns how many were ended.
     Never raises: a board that cannot be reached ends the session itself in time."""
     ended = 0
-    while _LOGGED_IN:
-        client = _LOGGED_IN.pop()
+    kept = [c for c in _LOGGED_IN if any(c is k for k in keep)]
+    ending = [c for c in _LOGGED_IN if not any(c is k for k in kept)]
+    _LOGGED_IN[:] = kept
+    while ending:
+        client = ending.pop()
         try:
             if client.logout():
                 ended += 1
