@@ -152,9 +152,18 @@ def _iso(t: datetime) -> str:
 
 
 def content_hash(data: object) -> str:
-    """SHA-256 of a JSON-able value, stable across runs."""
+    """SHA-256 of a JSON-able value, stable across runs; a ``ContentHash`` is taken as is."""
+    if isinstance(data, ContentHash):
+        return data
     blob = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+class ContentHash(str):
+    """``content_hash`` of a value, made already (kept with what it hashes, e.g. a post the
+    page memo gives back poll after poll): what decides "changed" without hashing again."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True)

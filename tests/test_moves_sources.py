@@ -67,6 +67,68 @@ def test_maildir_already_read_messages_in_cur_are_stored_too(tmp_path, store):
     assert store.messages()[0].received_at == msk("2024-04-09 12:00:00")
 
 
+def _age(md, seconds: float) -> None:
+    """Set the mtimes of new/ and cur/ ``seconds`` into the past (a folder last changed then)."""
+    for sub in ("new", "cur"):
+        t = os.stat(md / sub).st_mtime - seconds
+        os.utime(md / sub, (t, t))
+
+
+def test_maildir_untouched_since_a_settled_read_is_not_listed_again(tmp_path, store,
+                                                                     monkeypatch):
+    """An idle poll of a Maildir read to its end, untouched since, lists nothing; any
+    delivery (or a message moved or taken away) changes the folders' mtimes and is read."""
+    import scraper_mod.moves.sources as sources
+    md = maildir(tmp_path / "moves")
+    deliver(md, mail("doc@example.org", "лечу Машу"), msk("2024-04-09 12:00:00"))
+    listings = []
+    real = sources.MaildirSource._listing
+    monkeypatch.setattr(sources.MaildirSource, "_listing",
+                        lambda self: listings.append(1) or real(self))
+    src = MaildirSource(md)
+    assert len(src.fetch_new(store, now=NOW).new) == 1
+    # moved to cur/ just now: not settled yet, so the next poll lists the folder again
+    assert src.fetch_new(store, now=NOW).seen == 1 and len(listings) == 2
+    _age(md, 5)
+    assert src.fetch_new(store, now=NOW).seen == 1 and len(listings) == 3   # settles
+    for _ in range(3):
+        rep = MaildirSource(md).fetch_new(store, now=NOW)     # a new source each poll
+        assert (rep.new, rep.seen, rep.errors) == ((), 1, ())
+    assert len(listings) == 3
+    # a delivery: read at once, whatever the clock of the file system
+    deliver(md, mail("boss@example.org", "убиваю Васю"), msk("2024-04-09 12:05:00"))
+    assert len(MaildirSource(md).fetch_new(store, now=NOW).new) == 1
+    assert len(listings) == 4
+    # a message the host read in his mail client before the poll stored it
+    _age(md, 5)
+    src.fetch_new(store, now=NOW)
+    p = deliver(md, mail("cop@example.org", "проверяю Машу"), msk("2024-04-09 12:06:00"))
+    os.rename(p, md / "cur" / (p.name + ":2,S"))
+    assert len(MaildirSource(md).fetch_new(store, now=NOW).new) == 1
+    assert len(store.messages()) == 3
+    # another state file has read nothing: the folder is listed for it
+    other = Store(":memory:")
+    assert len(MaildirSource(md).fetch_new(other, now=NOW).new) == 3
+    other.close()
+
+
+def test_maildir_with_a_problem_is_listed_every_poll(tmp_path, store, monkeypatch):
+    """A message that could not be read is retried (and said) at every poll, however old
+    the folder: a read with errors never settles it."""
+    import scraper_mod.moves.sources as sources
+    md = maildir(tmp_path / "moves")
+    deliver(md, mail("doc@example.org", "лечу Машу"), msk("2024-04-09 12:00:00"))
+    real = sources.read_capped
+    monkeypatch.setattr(sources, "read_capped", lambda *a: (_ for _ in ()).throw(
+        PermissionError(13, "Permission denied")))
+    _age(md, 5)
+    for _ in range(2):
+        rep = MaildirSource(md).fetch_new(store, now=NOW)
+        assert rep.new == () and "Permission denied" in rep.errors[0]
+    monkeypatch.setattr(sources, "read_capped", real)
+    assert len(MaildirSource(md).fetch_new(store, now=NOW).new) == 1
+
+
 def test_maildir_missing_or_not_a_maildir_is_a_clear_error(tmp_path, store):
     with pytest.raises(MailboxError, match="no such Maildir folder.*check \\[moves\\] path"):
         MaildirSource(tmp_path / "nope").fetch_new(store, now=NOW)

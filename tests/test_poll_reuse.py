@@ -4,6 +4,7 @@ what reading and storing post by post gives."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import datetime, timezone
 from pathlib import Path
@@ -16,8 +17,10 @@ from test_poll_unchanged import _board  # the same three players and topic
 from scraper_mod.clock import FakeClock
 from scraper_mod.forum import pagecache, poller
 from scraper_mod.forum.client import ForumClient
+from scraper_mod.forum.fetched import FetchResult, find_login_form, page_error
 from scraper_mod.forum.parse import topic as topic_mod
-from scraper_mod.forum.parse.reuse import PostMemo
+from scraper_mod.forum.parse.doc import PageDoc
+from scraper_mod.forum.parse.reuse import PostMemo, hollow
 from scraper_mod.forum.parser import parse_topic_page
 from scraper_mod.store import Store
 
@@ -130,9 +133,10 @@ def _steps(board, clock):
 def _whole_day(monkeypatch, *, reuse: bool):
     clock = FakeClock(datetime(2024, 4, 9, 9, 0, tzinfo=timezone.utc))
     walks = Walks(monkeypatch)
-    if not reuse:      # every page parsed afresh, no memo
+    if not reuse:      # every page parsed afresh, no memo, no post left out of a tree
         monkeypatch.setattr(poller, "read_page", lambda store, key, res, tz: parse_topic_page(
             res.body, url=res.url, fetched_at=res.fetched_at, board_tz=tz))
+        monkeypatch.setattr(poller, "expect_page", lambda *a: None)
     with _board(clock) as board:
         client = ForumClient(requests.Session(), base_url=board.url, min_delay=0, retries=0,
                              sleep=clock.sleep, monotonic=lambda: clock.now().timestamp(),
@@ -161,6 +165,64 @@ def test_a_whole_day_stores_what_parsing_every_page_afresh_stores(monkeypatch):
     assert len(reused[1]) >= 16 and reused[2]           # versions, an edit, a deletion
     assert any(v[2]["edit_count"] for v in reused[1])
     assert walked < walked_fresh / 2                    # most posts were taken, not walked
+
+
+# -- posts left out of the tree (parse/reuse.py hollow) ------------------------------------
+
+def _hollow_parse(body: bytes, memo: PostMemo, *, at: datetime = T0, url: str = "p.html",
+                  known=None):
+    page = PageDoc(body, url)
+    page.reuse(known or (lambda pid, d: memo.get(pid, url, MSK, d) is not None))
+    # the client's checks read the page first, from the same (hollow) tree
+    checks = (find_login_form(body, url=url, page=page), page_error(
+        FetchResult(url=url, status=200, body=body, fetched_at=at)))
+    return parse_topic_page(body, url=url, fetched_at=at, board_tz=MSK, page=page,
+                            memo=memo), page, checks
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.parent.name + "/" + p.name)
+def test_a_page_parsed_without_the_posts_the_memo_holds_reads_as_a_fresh_parse(page,
+                                                                             monkeypatch):
+    body = page.read_bytes()
+    memo = PostMemo()
+    first = _parse(body, memo)
+    later = datetime(2024, 4, 9, 12, 1, tzinfo=timezone.utc)
+    timeless = [p.post_id for p in first.posts[:-1] if _timeless(p)]
+    # one post's words changed: every other post the memo holds is left out of the tree
+    target = first.posts[len(first.posts) // 2]
+    s, e = _post_span(body, target.post_id)
+    edited = body[:s] + re.sub(rb'(<div class="content">)', rb"\1P.S. ", body[s:e],
+                               count=1) + body[e:]
+    walks = Walks(monkeypatch)
+    got, doc, checks = _hollow_parse(edited, memo, at=later)
+    assert doc.hollowed == frozenset(timeless) - {target.post_id}
+    assert len(doc.hollowed) >= 3
+    assert target.post_id in walks.ids and not doc.hollowed & set(walks.ids)
+    assert got == _parse(edited, at=later)
+    assert checks == (None, None)
+    assert "P.S." in next(p for p in got.posts if p.post_id == target.post_id).text
+
+
+def test_a_post_left_out_but_not_in_the_memo_is_read_from_a_whole_tree(monkeypatch):
+    """``known`` said yes for every post, but the memo holds none of them (a lying lookup,
+    or a memo changed in between): the parser reads the page again with every post."""
+    body = PAGES[0].read_bytes()
+    fresh = _parse(body)
+    walks = Walks(monkeypatch)
+    got, doc, _ = _hollow_parse(body, PostMemo(), known=lambda pid, d: True)
+    assert got == fresh
+    assert doc.hollowed == frozenset()
+    assert sorted(walks.ids) == sorted(p.post_id for p in fresh.posts)
+
+
+def test_a_page_without_a_declared_utf8_charset_is_never_hollowed():
+    body = PAGES[0].read_bytes()
+    latin = re.sub(rb'charset=["\']?utf-8', b'charset="windows-1251"', body, count=1,
+                   flags=re.I)
+    assert latin != body
+    assert hollow(latin, lambda pid, d: True) == (latin, frozenset())
+    out, gone = hollow(body, lambda pid, d: True)
+    assert len(gone) == len(_parse(body).posts) - 1 and len(out) < len(body) / 2
 
 
 # -- one store query per page ---------------------------------------------------------------
@@ -193,3 +255,13 @@ def test_a_page_of_versions_at_once_stores_what_one_at_a_time_stores():
             assert sorted(made) == sorted(pid for (pid, _), new in zip(page, got_one) if new)
     assert batch.post_versions() == one.post_versions() and len(one.post_versions()) == 7
     assert batch.deleted_posts(topic) == one.deleted_posts(topic) == {}
+
+
+def test_a_post_known_to_the_second_is_hashed_once_as_its_content_is():
+    from scraper_mod.store import ContentHash, content_hash
+    post = next(p for p in _parse(PAGES[0].read_bytes()).posts if _timeless(p))
+    got, sharper = poller._content(post, {})
+    assert isinstance(got, ContentHash) and not sharper
+    assert got == content_hash(post.content_key()) and content_hash(got) == got
+    assert poller._content(post, {})[0] is got                   # kept with the post
+    assert poller._content(dataclasses.replace(post, text="другое"), {})[0] != got

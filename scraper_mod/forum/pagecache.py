@@ -21,6 +21,18 @@ _LAST_PAGE_LOCK = threading.Lock()
 _POSTS: "weakref.WeakKeyDictionary[Store, dict[str, PostMemo]]" = weakref.WeakKeyDictionary()
 
 
+def expect_page(store: Store, key: str, res: FetchResult, board_tz: ZoneInfo) -> None:
+    """Call before anything reads ``res`` (a page of topic ``key``): its topic tree is then
+    parsed without the posts this topic's ``PostMemo`` holds for their bytes, which
+    ``read_page`` takes from the memo (``PageDoc.reuse``, ``parse/reuse.py`` ``hollow``)."""
+    with _LAST_PAGE_LOCK:
+        memo = _POSTS.get(store, {}).get(key)
+    if memo is None or not memo.posts:
+        return
+    url = res.url
+    res.page.reuse(lambda pid, digest: memo.get(pid, url, board_tz, digest) is not None)
+
+
 def read_page(store: Store, key: str, res: FetchResult, board_tz: ZoneInfo) -> TopicPage:
     """``parse_topic_page`` of a fetched page, or the page the previous poll parsed when the
     board sent the same bytes for the same URL and nothing read from them depends on the

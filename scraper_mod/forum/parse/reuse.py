@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import re
 from datetime import tzinfo
-from typing import Any
+from typing import Any, Callable
 
 from scraper_mod.forum.model import Post
 
@@ -97,8 +97,55 @@ def post_digests(body: Any, divs: list, pids: list[int], trimmed: bool
     out: list[bytes] = []
     bounds = [body.rfind(b"<div", 0, s) for s, _ in starts[1:]] + [end]
     for (s, _), nxt in zip(starts, bounds):
-        inside = body.find(b">", s, nxt) + 1     # past the post's own opening tag
-        if inside <= 0:
+        got = _span_digest(body, s, nxt)
+        if got is None:
             return None
-        out.append(hashlib.sha256(_RE_POST_COUNT.sub(rb"\1\2", body[inside:nxt])).digest())
+        out.append(got[1])
     return out
+
+
+def _span_digest(body: bytes, start_end: int, nxt: int) -> tuple[int, bytes] | None:
+    """(where the post's bytes begin, their digest) for the post whose start pattern ends at
+    ``start_end`` and whose bytes end at ``nxt``; None without a closed opening tag."""
+    inside = body.find(b">", start_end, nxt) + 1     # past the post's own opening tag
+    if inside <= 0:
+        return None
+    return inside, hashlib.sha256(_RE_POST_COUNT.sub(rb"\1\2", body[inside:nxt])).digest()
+
+
+# what a left-out post's bytes become: its element closed at once, with the one class the
+# page checks look for inside a post (``PageDoc.shows_class("postbody")``)
+_STUB = b'<div class="postbody"></div></div>'
+
+
+def hollow(body: Any, known: Callable[[int, bytes], bool]) -> tuple[Any, frozenset[int]]:
+    """The page's bytes with the posts the memo will give back left out, and their ids.
+
+    A post is left out when ``known(post id, digest)`` says the memo holds it for these bytes
+    (the digest ``post_digests`` makes); its bytes, from the end of its opening tag to the
+    next post's, become ``_STUB``. The last post of the page is always kept (its bytes run
+    to the end of the topic region, which the page fields are read from), and so is every
+    post of a page that does not qualify (not UTF-8 declared, under two posts). The parse
+    of the result is the parse of the page without those posts' subtrees: the topic parser
+    checks that each of them came from the memo, and parses the page whole otherwise."""
+    if not isinstance(body, bytes):
+        return body, frozenset()
+    m = _RE_META_CHARSET.search(body, 0, 4096)
+    if m is None or m.group(1).lower() not in (b"utf-8", b"utf8"):
+        return body, frozenset()
+    starts = [(s.end(), int(s.group(1))) for s in _RE_POST_START.finditer(body)]
+    parts: list[bytes] = []
+    gone: list[int] = []
+    pos = 0
+    for (s, pid), (nxt_end, _) in zip(starts, starts[1:]):
+        nxt = body.rfind(b"<div", 0, nxt_end)
+        got = _span_digest(body, s, nxt)
+        if got is None or not known(pid, got[1]):
+            continue
+        parts += (body[pos:got[0]], _STUB)
+        pos = nxt
+        gone.append(pid)
+    if not gone:
+        return body, frozenset()
+    parts.append(body[pos:])
+    return b"".join(parts), frozenset(gone)

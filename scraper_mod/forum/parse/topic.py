@@ -105,6 +105,11 @@ def _parse_topic_page(body, *, url, fetched_at, board_tz, page, memo=None) -> To
             digests = post_digests(body, scan.post_divs, pids, trimmed)
         for i, (div, pid) in enumerate(zip(scan.post_divs, pids)):
             post = memo.get(pid, url, tz, digests[i]) if memo is not None and digests else None
+            if post is None and pid in page.hollowed:
+                # a post left out of the tree is not in the memo after all: parse it whole
+                page.unhollow()
+                return _parse_topic_page(body, url=url, fetched_at=fetched_at,
+                                         board_tz=board_tz, page=page, memo=memo)
             posts.append(post or _prosilver_post(div, pid, tz=tz, fetched_at=fetched_at,
                                                  url=url))
     else:

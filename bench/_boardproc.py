@@ -1,0 +1,123 @@
+"""A LocalBoard in a process of its own, for the benches that measure the daemon's CPU.
+
+A real phpBB board is another program (PHP behind a web server, usually on another machine):
+the daemon shares neither its interpreter nor its lock with it. A LocalBoard started in the
+bench's own process renders every page on a thread that takes Python's GIL from the daemon's
+threads, and the daemon's CPU seconds then carry the cost of that contention (threads woken,
+caches refilled). ``BoardProcess`` runs the same LocalBoard in a child process and is driven
+through a pipe: the bench adds topics and posts as before, and the board's clock follows the
+simulated clock of the lane that reads it (``SharedClock``), so its ``Date`` header is the
+simulated time, as with a LocalBoard given that clock in-process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from datetime import datetime, timezone
+from typing import Any
+
+from scraper_mod.demo.world import ScriptedClock
+
+
+class SharedClock(ScriptedClock):
+    """A ``ScriptedClock`` that publishes its time to a shared double (seconds since the
+    epoch), which the board process reads as its clock."""
+
+    def __init__(self, start: datetime) -> None:
+        self.shared = multiprocessing.get_context("spawn").Value("d", start.timestamp(),
+                                                                 lock=False)
+        super().__init__(start)
+
+    def set(self, t: datetime) -> None:
+        super().set(t)
+        self.shared.value = t.timestamp()
+
+    def sleep(self, seconds: float) -> None:
+        super().sleep(seconds)
+        self.shared.value = self.now().timestamp()
+
+    def advance(self, **kw: float) -> None:
+        super().advance(**kw)
+        self.shared.value = self.now().timestamp()
+
+
+class _ReadClock:
+    """The board process's clock: the time the bench's lane clock last published."""
+
+    def __init__(self, shared, tz) -> None:
+        self.shared, self.tz = shared, tz
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.shared.value, timezone.utc).astimezone(self.tz)
+
+
+def _serve(conn, language: str, shared, tz) -> None:
+    import time
+
+    from scraper_mod.demo.localboard import LocalBoard
+
+    board = LocalBoard(language=language, clock=_ReadClock(shared, tz)).start()
+    conn.send(("ok", board.url))
+    while True:
+        try:
+            name, args, kwargs = conn.recv()
+        except EOFError:
+            break
+        if name == "stop":
+            cpu = time.process_time()
+            board.stop()
+            conn.send(("ok", cpu))
+            break
+        try:
+            conn.send(("ok", getattr(board, name)(*args, **kwargs)))
+        except Exception as e:  # noqa: BLE001 - said to the bench, which stops
+            conn.send(("error", f"{type(e).__name__}: {e}"))
+
+
+class BoardProcess:
+    """A LocalBoard in a child process: ``url``, ``add_topic``, ``add_post``, ``topic_url``,
+    ``stop`` (which returns the CPU seconds the board process used)."""
+
+    def __init__(self, *, language: str, clock: SharedClock) -> None:
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe()
+        self._lock = threading.Lock()
+        self._proc = ctx.Process(target=_serve, name="LocalBoard",
+                                 args=(child, language, clock.shared, clock.now().tzinfo),
+                                 daemon=True)
+        self._proc.start()
+        child.close()
+        self.url: str = self._answer()
+        self.cpu_seconds: float | None = None
+
+    def _answer(self) -> Any:
+        status, value = self._conn.recv()
+        if status != "ok":
+            raise RuntimeError(f"the board process failed: {value}")
+        return value
+
+    def _call(self, name: str, *args, **kwargs) -> Any:
+        with self._lock:
+            self._conn.send((name, args, kwargs))
+            return self._answer()
+
+    def add_topic(self, *args, **kwargs) -> int:
+        return self._call("add_topic", *args, **kwargs)
+
+    def add_post(self, *args, **kwargs) -> Any:
+        return self._call("add_post", *args, **kwargs)
+
+    def topic_url(self, *args, **kwargs) -> str:
+        return self._call("topic_url", *args, **kwargs)
+
+    def stop(self) -> float | None:
+        if self._proc.is_alive() and self.cpu_seconds is None:
+            try:
+                self.cpu_seconds = self._call("stop")
+            except (EOFError, OSError, RuntimeError):
+                pass
+        self._proc.join(timeout=10)
+        if self._proc.is_alive():
+            self._proc.kill()
+        return self.cpu_seconds
