@@ -115,7 +115,7 @@ def test_maildir_untouched_since_a_settled_read_is_not_listed_again(tmp_path, st
 def test_maildir_with_a_problem_is_listed_every_poll(tmp_path, store, monkeypatch):
     """A message that could not be read is retried (and said) at every poll, however old
     the folder: a read with errors never settles it."""
-    import scraper_mod.moves.sources as sources
+    import scraper_mod.moves.maildir as sources
     md = maildir(tmp_path / "moves")
     deliver(md, mail("doc@example.org", "лечу Машу"), msk("2024-04-09 12:00:00"))
     real = sources.read_capped

@@ -265,3 +265,22 @@ def test_a_post_known_to_the_second_is_hashed_once_as_its_content_is():
     assert got == content_hash(post.content_key()) and content_hash(got) == got
     assert poller._content(post, {})[0] is got                   # kept with the post
     assert poller._content(dataclasses.replace(post, text="другое"), {})[0] != got
+
+
+@pytest.mark.parametrize("page", PAGES[:2], ids=lambda p: p.parent.name + "/" + p.name)
+def test_a_post_digest_is_the_hash_of_its_bytes_without_the_post_count(page):
+    """Hashed in pieces (parse/reuse.py): the digest of the bytes with the count cut out."""
+    import hashlib
+
+    from scraper_mod.forum.parse import reuse
+    body = page.read_bytes()
+    starts = list(reuse._RE_POST_START.finditer(body))
+    assert len(starts) >= 2
+    for a, b in zip(starts, starts[1:]):
+        nxt = body.rfind(b"<div", 0, b.end())
+        inside, digest = reuse._span_digest(body, a.end(), nxt)
+        span = body[inside:nxt]
+        assert reuse._RE_POST_COUNT.search(span)          # the count is there to leave out
+        assert digest == hashlib.sha256(reuse._RE_POST_COUNT.sub(rb"\1\2", span)).digest()
+        grown = reuse._RE_POST_COUNT.sub(rb"\g<1>99999\2", span)
+        assert hashlib.sha256(reuse._RE_POST_COUNT.sub(rb"\1\2", grown)).digest() == digest

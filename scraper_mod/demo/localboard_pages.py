@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from datetime import datetime, timedelta, timezone
 from urllib.parse import quote
 
@@ -309,13 +310,18 @@ class BoardPages(BoardBase):
                       f'<i class="icon fa-reply fa-fw" aria-hidden="true"></i>\n\t\t\t\t\t</a>\n')
         return f'<div class="action-bar bar-{where}">\n\t\n{button}\t\n{pagination}\t\t</div>\n'
 
-    def _render_post(self, p: BoardPost, index: int, bb: BBCodeRenderer) -> str:
+    def _post_counts(self) -> Counter:
+        """Each author's posts on the board (phpBB's ``user_posts``), counted once a page."""
+        return Counter(q.author_id for t in self.topics.values() for q in t.posts)
+
+    def _render_post(self, p: BoardPost, index: int, bb: BBCodeRenderer,
+                     counts: Counter | None = None) -> str:
         # long: one template: a prosilver post block in the real page's order
         s = self.s
         u = self.users.get(p.author_id) or BoardUser(p.author_id, p.author)
         link = self._user_link(p.author_id, p.author)
-        posts_by = u.posts if u.posts is not None else sum(
-            1 for t in self.topics.values() for q in t.posts if q.author_id == p.author_id)
+        posts_by = u.posts if u.posts is not None else (
+            counts if counts is not None else self._post_counts())[p.author_id]
         rank = (f'\t\t\t\t\t\t<dd class="profile-rank">{esc(u.rank)}</dd>\t\t\t\n' if u.rank
                 else "\t\t\t\t\t\t\t\t\t\n")
         by = s["by"]
@@ -418,7 +424,8 @@ class BoardPages(BoardBase):
         base = f"./viewtopic.php?t={topic_id}"
         pag = self._pagination(base, total, start)
         bb = self._bbcode()
-        posts = "".join(self._render_post(p, i, bb)
+        counts = self._post_counts()
+        posts = "".join(self._render_post(p, i, bb, counts)
                         for i, p in enumerate(t.posts[start:start + self.per_page]))
         title = t.title + (f" - {self.s['page']} {page_no}" if page_no > 1 else "")
         body = (f'<h2 class="topic-title"><a href="{base}">{esc(t.title)}</a></h2>\n\n\n'

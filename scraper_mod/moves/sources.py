@@ -9,7 +9,8 @@ the Date header a sender wrote, decides lateness (R5.1):
 - ``MaildirSource``  a Maildir folder (the layout of stdlib ``mailbox``): the delivery time is
   the time the delivery agent wrote into the message's unique name
   (``1712681998.M123456P42.host``), else the file's mtime; stored messages in ``new/`` are
-  moved to ``cur/`` with the ``S`` flag;
+  moved to ``cur/`` with the ``S`` flag (``moves/maildir.py``); a folder untouched since a
+  read that left nothing behind is not listed again;
 - ``ImapSource``     an IMAP mailbox (``imaplib``; TLS, STARTTLS or plain): incremental by
   UIDVALIDITY + UID kept in the store's ``source_state``, one message stored and the
   position saved at a time, so a dropped connection loses nothing and the next poll resumes
@@ -44,12 +45,10 @@ import os
 import re
 import socket
 import ssl
-import time
-import weakref
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Protocol, cast
+from typing import TYPE_CHECKING, Callable, cast
 from zoneinfo import ZoneInfo
 
 from ..errors import ConfigError, ForumError, MailboxError
@@ -60,6 +59,8 @@ from ..forum.session import scrub_body
 from ..limits import MAX_MESSAGE_SIZE
 from ..store import Store
 from .capped import add_capped, read_capped
+from .maildir import MaildirSource, delivery_time  # noqa: F401 - part of this module's API
+from .report import FetchReport, MoveSource, _utc  # noqa: F401 - part of this module's API
 
 if TYPE_CHECKING:  # a type only: moves/ does not import game/ at run time
     from ..game.config import Game
@@ -67,159 +68,6 @@ if TYPE_CHECKING:  # a type only: moves/ does not import game/ at run time
 log = logging.getLogger(__name__)
 
 PASSWORD_ENV = "SCRAPER_MOD_IMAP_PASSWORD"
-
-
-@dataclass(frozen=True)
-class FetchReport:
-    """What one ``fetch_new`` did."""
-
-    source: str
-    new: tuple[int, ...] = ()        # store ids of messages stored by this fetch
-    seen: int = 0                    # messages looked at (new or already stored)
-    errors: tuple[str, ...] = ()     # per-message problems; those messages are retried next time
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-
-class MoveSource(Protocol):
-    """A place night moves arrive at."""
-
-    name: str
-
-    def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
-        """Store every message not stored before (raw, with its receive time)."""
-        ...
-
-
-def _utc(ts: float) -> datetime:
-    return datetime.fromtimestamp(ts, tz=timezone.utc)
-
-
-# -- Maildir ------------------------------------------------------------------------------------
-
-_MAILDIR_NAME = re.compile(r"^(\d{9,10})\.(?:[^.:]*?M(\d{1,6})(?![\d]))?")
-
-
-def delivery_time(key: str, mtime: float) -> datetime:
-    """When a Maildir message was delivered. The delivery agent writes the time into the
-    unique name (``1712681998.M123456P4242.host``: seconds, then microseconds after ``M``),
-    and a copy of the folder (a backup restored, ``cp`` without ``-p``) keeps the name but
-    not the mtime; so the name's time wins, the mtime refining it within the same second.
-    A name without a time gives the mtime."""
-    m = _MAILDIR_NAME.match(key)
-    if not m:
-        return _utc(mtime)
-    secs = int(m.group(1))
-    if m.group(2) is not None:  # microseconds, written as a plain number (M5 = 5 µs)
-        return _utc(secs + int(m.group(2)) / 1e6)
-    return _utc(mtime) if int(mtime) == secs else _utc(secs)
-
-
-# the Maildirs read to their end, per state file: (name, since, max size) -> (the mtimes of
-# new/ and cur/ taken before that read, the messages it saw). Kept only when both folders
-# were last changed two seconds or more before the read (a file system may keep whole
-# seconds), so a delivery after the mtimes were taken always changes them
-_SETTLED: "weakref.WeakKeyDictionary[Store, dict]" = weakref.WeakKeyDictionary()
-_SETTLE_NS = 2_000_000_000
-
-
-class MaildirSource:
-    """A Maildir folder (``cur/``, ``new/``, ``tmp/``).
-
-    The folder is listed and each file read as plain bytes (at most ``max_size`` of them):
-    nothing is parsed before it is stored, so no message can stop the poll."""
-
-    def __init__(self, path: str | Path, *, since: datetime | None = None,
-                 max_size: int = MAX_MESSAGE_SIZE) -> None:
-        self.path = Path(path).absolute()
-        self.name = f"maildir:{self.path}"
-        self.since = since  # older mail is left alone: not stored, not marked
-        self.max_size = max_size
-
-    def _listing(self) -> list[tuple[str, str, str]]:
-        """(key, subfolder, file name) of every message in new/ and cur/, by key; the key is
-        the file name before its ``:2,FLAGS`` info, as the ``mailbox`` module has it."""
-        if not self.path.is_dir():
-            raise MailboxError("not a folder but a file" if self.path.exists() else
-                               "no such Maildir folder", source=self.name,
-                               hint="check [moves] path in game.toml; a Maildir holds cur/, "
-                                    "new/ and tmp/")
-        missing = [d for d in ("cur", "new") if not (self.path / d).is_dir()]
-        if missing:
-            raise MailboxError(f"not a Maildir: no {' or '.join(missing)}/ inside",
-                               source=self.name, hint="point [moves] path at the Maildir itself")
-        out: list[tuple[str, str, str]] = []
-        try:
-            for sub in ("new", "cur"):
-                out += [(n.split(":", 1)[0], sub, n) for n in os.listdir(self.path / sub)
-                        if not n.startswith(".")]
-        except OSError as e:
-            raise MailboxError(f"cannot read the Maildir: {e.strerror or e}", source=self.name,
-                               hint="check the folder's permissions") from None
-        return sorted(out)
-
-    def _marks(self) -> tuple[int, int] | None:
-        """The modification times (ns) of new/ and cur/: a delivery, and a message moved
-        or removed, changes them."""
-        try:
-            return (os.stat(self.path / "new").st_mtime_ns,
-                    os.stat(self.path / "cur").st_mtime_ns)
-        except OSError:
-            return None
-
-    def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
-        # a folder read to its end before, untouched since, holds nothing new: not listed
-        marks = self._marks()
-        key = (self.name, self.since, self.max_size)
-        try:
-            settled = _SETTLED.setdefault(store, {})
-        except TypeError:       # a store that cannot be weakly referenced: always listed
-            settled = {}
-        last = settled.get(key)
-        if marks is not None and last is not None and last[0] == marks:
-            return FetchReport(self.name, (), last[1], ())
-        listed_at = time.time_ns()
-        report = self._fetch(store, now=now)
-        if marks is not None and not report.errors and max(marks) <= listed_at - _SETTLE_NS:
-            settled[key] = (marks, report.seen)
-        else:
-            settled.pop(key, None)
-        return report
-
-    def _fetch(self, store: Store, *, now: datetime) -> FetchReport:
-        listing = self._listing()
-        stored = store.message_keys(self.name)
-        new: list[int] = []
-        errors: list[str] = []
-        for key, sub, fname in listing:
-            if sub == "cur" and key in stored:
-                continue  # stored and moved to cur/ by an earlier poll: nothing to read again
-            try:
-                raw, size, mtime = read_capped(self.path / sub / fname, self.max_size)
-            except OSError as e:
-                errors.append(f"{self.name}: message {key}: cannot read: {e.strerror or e}")
-                continue
-            received = delivery_time(key, mtime)
-            if self.since is not None and received < self.since:
-                continue
-            if key not in stored:
-                mid, is_new = add_capped(store, self, key, raw, size, received=received,
-                                         now=now, errors=errors, label=f"message {key}")
-                if is_new:
-                    new.append(mid)
-            if sub == "new":
-                self._mark_stored(key, fname, errors)
-        return FetchReport(self.name, tuple(new), len(listing), tuple(errors))
-
-    def _mark_stored(self, key: str, fname: str, errors: list[str]) -> None:
-        """new/<key> -> cur/<key>:2,S (a rename: the content and the mtime stay)."""
-        try:
-            os.rename(self.path / "new" / fname, self.path / "cur" / f"{key}:2,S")
-        except OSError as e:
-            errors.append(f"{self.name}: message {key}: stored, but cannot be moved to cur/: "
-                          f"{e.strerror or e}")
 
 
 # -- a queue folder -----------------------------------------------------------------------------
@@ -572,6 +420,9 @@ def game_since(game: Game) -> datetime:
     return start - timedelta(days=1)
 
 
+_FOLDER_SOURCES: dict[tuple, MoveSource] = {}
+
+
 def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None = None,
                ssl_context: ssl.SSLContext | None = None) -> MoveSource:
     """The move source configured in a game's ``[moves]``."""
@@ -579,12 +430,21 @@ def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None =
     if m.source is None:
         raise ConfigError("no move source configured", path=str(game.path), key="moves.source",
                           hint='set source = "maildir", "imap", "queue" or "phpbb_pm"')
+    if m.source in ("maildir", "queue"):
+        # a folder source holds nothing but its settings: the daemon's polls share one
+        key = (m.source, game.path, m.path, m.max_message_size, game.start, game.day_start,
+               game.timezone)
+        got = _FOLDER_SOURCES.get(key)
+        if got is None:
+            if len(_FOLDER_SOURCES) >= 1024:
+                _FOLDER_SOURCES.clear()
+            folder = game.folder / m.path
+            got = (MaildirSource(folder, since=game_since(game), max_size=m.max_message_size)
+                   if m.source == "maildir" else QueueSource(folder, max_size=m.max_message_size))
+            _FOLDER_SOURCES[key] = got
+        return got
     folder = game.folder / m.path
     since = game_since(game)
-    if m.source == "maildir":
-        return MaildirSource(folder, since=since, max_size=m.max_message_size)
-    if m.source == "queue":
-        return QueueSource(folder, max_size=m.max_message_size)
     if m.source == "imap":
         return ImapSource(cast(str, m.host), port=m.port, username=m.username, folder=m.folder,
                           security=m.security, ssl_context=ssl_context, since=since,

@@ -56,7 +56,7 @@ class PageDoc:
     """A page's bytes and the trees parsed from them, each at most once (module docstring).
     Not shared between threads: one fetch, one reader at a time."""
 
-    __slots__ = ("body", "url", "_whole", "_topic", "_known", "hollowed")
+    __slots__ = ("body", "url", "_whole", "_topic", "_known", "hollowed", "digests")
 
     def __init__(self, body: bytes | str, url: str = "") -> None:
         self.body = body
@@ -66,6 +66,8 @@ class PageDoc:
         self._known: Callable[[int, bytes], bool] | None = None
         #: the posts the topic region's tree was parsed without (``reuse``)
         self.hollowed: frozenset[int] = frozenset()
+        #: the posts' digests made of these bytes (``parse/reuse.py``), made once
+        self.digests: dict = {}
 
     def reuse(self, known: Callable[[int, bytes], bool]) -> None:
         """Parse the topic region without the posts a ``PostMemo`` holds for these bytes
@@ -114,7 +116,7 @@ class PageDoc:
         body = self.body
         source, hollowed = body, frozenset[int]()
         if trim and self._known is not None:
-            source, hollowed = hollow(body, self._known)
+            source, hollowed = hollow(body, self._known, self.digests)
         region = _topic_region(source) if trim else body
         if region is source:
             doc = self.whole()

@@ -74,10 +74,12 @@ def read_without_fetch_time(p: Post) -> bool:
             and p.edited_by is None)
 
 
-def post_digests(body: Any, divs: list, pids: list[int], trimmed: bool
-                 ) -> list[bytes] | None:
+def post_digests(body: Any, divs: list, pids: list[int], trimmed: bool,
+                 made: dict | None = None) -> list[bytes] | None:
     """Each post's digest (module docstring), in page order; None when the page does not
-    qualify, and then every post is read from its tree."""
+    qualify, and then every post is read from its tree. ``made``: the digests made of these
+    bytes before (``PageDoc.digests``, filled by ``hollow``), taken instead of hashing
+    again."""
     if not isinstance(body, bytes) or not divs:
         return None
     m = _RE_META_CHARSET.search(body, 0, 4096)
@@ -97,20 +99,37 @@ def post_digests(body: Any, divs: list, pids: list[int], trimmed: bool
     out: list[bytes] = []
     bounds = [body.rfind(b"<div", 0, s) for s, _ in starts[1:]] + [end]
     for (s, _), nxt in zip(starts, bounds):
-        got = _span_digest(body, s, nxt)
+        got = _span_digest(body, s, nxt, made)
         if got is None:
             return None
         out.append(got[1])
     return out
 
 
-def _span_digest(body: bytes, start_end: int, nxt: int) -> tuple[int, bytes] | None:
+def _span_digest(body: bytes, start_end: int, nxt: int, made: dict | None = None
+                 ) -> tuple[int, bytes] | None:
     """(where the post's bytes begin, their digest) for the post whose start pattern ends at
-    ``start_end`` and whose bytes end at ``nxt``; None without a closed opening tag."""
+    ``start_end`` and whose bytes end at ``nxt``; None without a closed opening tag. The
+    digest is SHA-256 of those bytes with the author's post count left out (hashed in
+    pieces: the same digest as of the bytes with the count cut out)."""
+    if made is not None:
+        got = made.get((start_end, nxt))
+        if got is not None:
+            return got
     inside = body.find(b">", start_end, nxt) + 1     # past the post's own opening tag
     if inside <= 0:
         return None
-    return inside, hashlib.sha256(_RE_POST_COUNT.sub(rb"\1\2", body[inside:nxt])).digest()
+    h = hashlib.sha256()
+    view = memoryview(body)
+    pos = inside
+    for m in _RE_POST_COUNT.finditer(body, inside, nxt):
+        h.update(view[pos:m.end(1)])
+        pos = m.start(2)
+    h.update(view[pos:nxt])
+    got = (inside, h.digest())
+    if made is not None:
+        made[(start_end, nxt)] = got
+    return got
 
 
 # what a left-out post's bytes become: its element closed at once, with the one class the
@@ -118,7 +137,8 @@ def _span_digest(body: bytes, start_end: int, nxt: int) -> tuple[int, bytes] | N
 _STUB = b'<div class="postbody"></div></div>'
 
 
-def hollow(body: Any, known: Callable[[int, bytes], bool]) -> tuple[Any, frozenset[int]]:
+def hollow(body: Any, known: Callable[[int, bytes], bool], made: dict | None = None
+           ) -> tuple[Any, frozenset[int]]:
     """The page's bytes with the posts the memo will give back left out, and their ids.
 
     A post is left out when ``known(post id, digest)`` says the memo holds it for these bytes
@@ -127,7 +147,8 @@ def hollow(body: Any, known: Callable[[int, bytes], bool]) -> tuple[Any, frozens
     to the end of the topic region, which the page fields are read from), and so is every
     post of a page that does not qualify (not UTF-8 declared, under two posts). The parse
     of the result is the parse of the page without those posts' subtrees: the topic parser
-    checks that each of them came from the memo, and parses the page whole otherwise."""
+    checks that each of them came from the memo, and parses the page whole otherwise.
+    ``made`` keeps the digests for ``post_digests``."""
     if not isinstance(body, bytes):
         return body, frozenset()
     m = _RE_META_CHARSET.search(body, 0, 4096)
@@ -139,7 +160,7 @@ def hollow(body: Any, known: Callable[[int, bytes], bool]) -> tuple[Any, frozens
     pos = 0
     for (s, pid), (nxt_end, _) in zip(starts, starts[1:]):
         nxt = body.rfind(b"<div", 0, nxt_end)
-        got = _span_digest(body, s, nxt)
+        got = _span_digest(body, s, nxt, made)
         if got is None or not known(pid, got[1]):
             continue
         parts += (body[pos:got[0]], _STUB)

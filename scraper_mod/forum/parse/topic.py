@@ -102,7 +102,7 @@ def _parse_topic_page(body, *, url, fetched_at, board_tz, page, memo=None) -> To
     if style == "prosilver":
         pids = [int(div.get("id")[1:]) for div in scan.post_divs]
         if memo is not None:
-            digests = post_digests(body, scan.post_divs, pids, trimmed)
+            digests = post_digests(body, scan.post_divs, pids, trimmed, page.digests)
         for i, (div, pid) in enumerate(zip(scan.post_divs, pids)):
             post = memo.get(pid, url, tz, digests[i]) if memo is not None and digests else None
             if post is None and pid in page.hollowed:
