@@ -600,6 +600,12 @@ class Store:
     def delete_resolutions_from(self, day: int) -> None:
         self.db.execute("DELETE FROM resolutions WHERE day >= ?", (day,))
 
+    def data_version(self) -> int:
+        """SQLite's ``PRAGMA data_version``: it changes when another connection (another
+        process: ``scraper-mod day move``, ``decide``) has committed to this state file
+        since it was last asked; this connection's own writes leave it."""
+        return cast(int, self.db.execute("PRAGMA data_version").fetchone()[0])
+
     def get(self, key: str, default: Any = None) -> Any:
         r = self.db.execute("SELECT data FROM kv WHERE key=?", (key,)).fetchone()
         return json.loads(r[0]) if r else default

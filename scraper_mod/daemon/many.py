@@ -77,6 +77,7 @@ class Slot:
     lock: GameLock
     due: dict[int, datetime | None] = field(default_factory=dict)
     snapshot_done: set[int] = field(default_factory=set)
+    seen: int | None = None       # the state file's data_version at the last refresh
 
 
 class Lane:
@@ -194,6 +195,7 @@ class Lane:
         if d._day_changed:
             d._day_changed = False
             slot.due[POLL] = now
+        slot.seen = d.ctx.store.data_version()
 
     def _run(self, slot: Slot, kind: int) -> None:
         d = slot.daemon
@@ -249,8 +251,13 @@ class Lane:
             self._take_changes()
 
     def refresh_all(self) -> None:
+        """Refresh the jobs of every game whose state file another process wrote since its
+        last refresh (a deadline moved by ``day move``, a host's decision): the lane's own
+        jobs refresh their game after each run."""
         for slot in list(self.slots.values()):
             try:
+                if slot.seen is not None and slot.daemon.ctx.store.data_version() == slot.seen:
+                    continue
                 self._refresh(slot)
             except Exception as e:  # noqa: BLE001
                 self.host.note_problem(slot.name, f"stopped by an internal error: {e!r}",
