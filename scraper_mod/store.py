@@ -257,6 +257,7 @@ class Store:
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = str(path)
         self.readonly = readonly
+        self._steady: dict | None = None      # reads kept inside ``steady()``
         memory = self.path == ":memory:"
         try:
             if not memory:
@@ -558,6 +559,7 @@ class Store:
     def save_resolution(self, day: int, data: dict, *, resolved_at: datetime) -> None:
         """Record a day's resolution; when it is the newest resolved day (not a later day
         rewritten by a cascade), also keep a backup of the whole state (``backup``)."""
+        self._changed()
         self.db.execute("INSERT OR REPLACE INTO resolutions VALUES (?, ?, ?)",
                         (day, _iso(resolved_at), json.dumps(data, ensure_ascii=False,
                                                             sort_keys=True)))
@@ -598,6 +600,7 @@ class Store:
                 self.db.execute("SELECT day, data FROM resolutions ORDER BY day")}
 
     def delete_resolutions_from(self, day: int) -> None:
+        self._changed()
         self.db.execute("DELETE FROM resolutions WHERE day >= ?", (day,))
 
     def data_version(self) -> int:
@@ -606,11 +609,39 @@ class Store:
         since it was last asked; this connection's own writes leave it."""
         return cast(int, self.db.execute("PRAGMA data_version").fetchone()[0])
 
+    @contextmanager
+    def steady(self) -> Iterator[None]:
+        """A job's view of its game's settings: inside, ``get`` and ``resolved_days`` read
+        the file once and answer from what they read, until this connection writes the
+        settings or the resolutions (or rolls a transaction back). What another process
+        writes meanwhile is read by the next block: a daemon job reads the moved deadlines
+        once, not at every step (nested: the outer block counts)."""
+        if self._steady is not None:
+            yield
+            return
+        self._steady = {}
+        try:
+            yield
+        finally:
+            self._steady = None
+
+    def _changed(self) -> None:
+        if self._steady:
+            self._steady.clear()
+
     def get(self, key: str, default: Any = None) -> Any:
-        r = self.db.execute("SELECT data FROM kv WHERE key=?", (key,)).fetchone()
-        return json.loads(r[0]) if r else default
+        steady = self._steady
+        if steady is not None and ("kv", key) in steady:
+            raw = steady[("kv", key)]
+        else:
+            r = self.db.execute("SELECT data FROM kv WHERE key=?", (key,)).fetchone()
+            raw = r[0] if r else None
+            if steady is not None:
+                steady[("kv", key)] = raw
+        return json.loads(raw) if raw is not None else default     # a fresh value each time
 
     def put(self, key: str, value: Any) -> None:
+        self._changed()
         self.db.execute("INSERT OR REPLACE INTO kv VALUES (?, ?)",
                         (key, json.dumps(value, ensure_ascii=False, sort_keys=True)))
 
@@ -700,13 +731,20 @@ class Store:
         try:
             yield
         except BaseException:
+            self._changed()          # what was read inside may be gone with the rollback
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
 
     def resolved_days(self) -> set[int]:
         """Only the day numbers: ``resolutions()`` would decode every stored day's state."""
-        return {r[0] for r in self.db.execute("SELECT day FROM resolutions")}
+        steady = self._steady
+        if steady is not None and "days" in steady:
+            return set(steady["days"])
+        days = {r[0] for r in self.db.execute("SELECT day FROM resolutions")}
+        if steady is not None:
+            steady["days"] = frozenset(days)
+        return days
 
     def last_fetch_at(self) -> datetime | None:
         """When the last page was fetched (UTC), or None before the first fetch."""

@@ -312,8 +312,8 @@ def test_a_deadline_moved_from_another_process_is_taken_within_30_s(boards, tmp_
     make_game(root / "alpha", b1, "Альфа", days=2)
     refreshed: list[datetime] = []
     real = many.Lane._refresh
-    monkeypatch.setattr(many.Lane, "_refresh",
-                        lambda self, slot: refreshed.append(clock.now()) or real(self, slot))
+    monkeypatch.setattr(many.Lane, "_refresh", lambda self, slot, *a: refreshed.append(
+        clock.now()) or real(self, slot, *a))
     moved_at = msk(12, 14, 7)                # day 1 runs Monday 21:00 to Tuesday 20:00
 
     def move() -> None:

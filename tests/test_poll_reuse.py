@@ -284,3 +284,19 @@ def test_a_post_digest_is_the_hash_of_its_bytes_without_the_post_count(page):
         assert digest == hashlib.sha256(reuse._RE_POST_COUNT.sub(rb"\1\2", span)).digest()
         grown = reuse._RE_POST_COUNT.sub(rb"\g<1>99999\2", span)
         assert hashlib.sha256(reuse._RE_POST_COUNT.sub(rb"\1\2", grown)).digest() == digest
+
+
+def test_a_failure_while_leaving_posts_out_reads_the_page_with_every_post(monkeypatch,
+                                                                          caplog):
+    from scraper_mod.forum.parse import doc as doc_mod
+
+    def broken(*a, **k):
+        raise IndexError("a bug")
+    monkeypatch.setattr(doc_mod, "hollow", broken)
+    body = PAGES[0].read_bytes()
+    memo = PostMemo()
+    first = _parse(body, memo)
+    got, page, checks = _hollow_parse(body, memo)
+    assert got == first == _parse(body) and page.hollowed == frozenset()
+    assert checks == (None, None)
+    assert "read with every post" in caplog.text

@@ -119,3 +119,44 @@ def test_the_state_file_is_readable_by_its_owner_only(tmp_path):
     with Store(path) as s:
         assert s.get("deal") == {"salt": "secret"}
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+
+
+def test_a_steady_block_reads_the_settings_once_and_sees_its_own_writes(tmp_path):
+    """``Store.steady``: a daemon job's view of its game's settings. Read once inside; this
+    connection's writes (and a rollback) are seen at once; another process's write is seen
+    by the next block; what it gives is a fresh value each time."""
+    path = tmp_path / "state.sqlite3"
+    s, other = Store(path), Store(path)
+    t = datetime(2024, 4, 9, 17, 0, tzinfo=timezone.utc)
+    s.put("moved_deadlines", {"1": "2024-04-09T19:00:00+03:00"})
+    reads: list[str] = []
+    s.db.set_trace_callback(lambda sql: reads.append(sql) if sql.startswith("SELECT") else None)
+    with s.steady():
+        first = s.get("moved_deadlines")
+        first["2"] = "mutated by a caller"
+        assert s.get("moved_deadlines") == {"1": "2024-04-09T19:00:00+03:00"}
+        assert s.get("day_topics", {}) == {} and s.get("day_topics") is None
+        assert s.resolved_days() == set() and s.resolved_days() == set()
+        assert len(reads) == 3                       # moved_deadlines, day_topics, the days
+        other.put("moved_deadlines", {"1": "2024-04-09T18:00:00+03:00"})   # another process
+        assert s.get("moved_deadlines")["1"].startswith("2024-04-09T19")
+        s.put("day_topics", {"1": "http://board/viewtopic.php?t=1"})        # its own write
+        assert s.get("day_topics") == {"1": "http://board/viewtopic.php?t=1"}
+        assert s.get("moved_deadlines")["1"].startswith("2024-04-09T18")   # read again
+        s.save_resolution(1, {"day": 1}, resolved_at=t)
+        assert s.resolved_days() == {1}
+        with pytest.raises(RuntimeError):
+            with s.transaction():
+                s.put("day_topics", {})
+                assert s.get("day_topics") == {}
+                raise RuntimeError("a job failed half way")
+        assert s.get("day_topics") == {"1": "http://board/viewtopic.php?t=1"}   # rolled back
+        with s.steady():                             # nested: the outer block counts
+            assert s.get("day_topics") == {"1": "http://board/viewtopic.php?t=1"}
+    other.put("day_topics", {"2": "x"})
+    assert s.get("day_topics") == {"2": "x"}         # outside a block: every read is fresh
+    other.save_resolution(2, {"day": 2}, resolved_at=t)
+    with s.steady():
+        assert s.resolved_days() == {1, 2}
+    s.close()
+    other.close()

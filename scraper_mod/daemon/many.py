@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -187,33 +188,27 @@ class Lane:
         deadline = d.calendar().deadline(day)
         return deadline if now < deadline + d.grace() else None
 
-    def _refresh(self, slot: Slot) -> None:
+    def _refresh(self, slot: Slot, seen: int | None = None) -> None:
+        """The game's next jobs; ``seen``: its state file's data_version from before what
+        they were worked out from was read (another process's write after it is caught by
+        the next ``refresh_all``)."""
         d = slot.daemon
+        slot.seen = d.ctx.store.data_version() if seen is None else seen
         now = self.clock.now()
         slot.due[RESCAN] = d.next_deadline_at(now)
         slot.due[SNAPSHOT] = self._snapshot_at(slot, now)
         if d._day_changed:
             d._day_changed = False
             slot.due[POLL] = now
-        slot.seen = d.ctx.store.data_version()
 
     def _run(self, slot: Slot, kind: int) -> None:
         d = slot.daemon
         now = self.clock.now()
         cpu = time.thread_time()
         try:
-            if kind == SNAPSHOT:
-                if hasattr(d, "read_job"):
-                    d._guard("deadline read", d.read_job)()
-                else:
-                    slot.snapshot_done.add(d.current_day())
-                    d._guard("poll", d.poll_job)()
-            elif kind == RESCAN:
-                d._guard("deadline", d.deadline_job)()
-            else:
-                d._guard("poll", d.poll_job)()
-                slot.due[POLL] = d.next_poll_at(self.clock.now())
-            self._refresh(slot)
+            seen = d.ctx.store.data_version()
+            with d.ctx.store.steady() if kind == POLL else contextlib.nullcontext():
+                self._job(slot, kind, seen)
             self.jobs_run.append((now, slot.name, KIND_NAMES[kind], self.clock.now(),
                                   time.thread_time() - cpu))
         except Exception as e:  # noqa: BLE001 - e.g. the state file failed: the game stops alone
@@ -227,6 +222,23 @@ class Lane:
                            d.report.winner or d.winner())
             self.host.finished.add(slot.name)
             self._close(slot)
+
+    def _job(self, slot: Slot, kind: int, seen: int) -> None:
+        """One job of the game, then its next jobs worked out (a poll's: in the same view of
+        the game's settings, ``Store.steady``)."""
+        d = slot.daemon
+        if kind == SNAPSHOT:
+            if hasattr(d, "read_job"):
+                d._guard("deadline read", d.read_job)()
+            else:
+                slot.snapshot_done.add(d.current_day())
+                d._guard("poll", d.poll_job)()
+        elif kind == RESCAN:
+            d._guard("deadline", d.deadline_job)()
+        else:
+            d._guard("poll", d.poll_job)()
+            slot.due[POLL] = d.next_poll_at(self.clock.now())
+        self._refresh(slot, seen)
 
     def next_due(self) -> tuple[datetime, int, str] | None:
         best = None
@@ -256,9 +268,10 @@ class Lane:
         jobs refresh their game after each run."""
         for slot in list(self.slots.values()):
             try:
-                if slot.seen is not None and slot.daemon.ctx.store.data_version() == slot.seen:
+                seen = slot.daemon.ctx.store.data_version()
+                if seen == slot.seen:
                     continue
-                self._refresh(slot)
+                self._refresh(slot, seen)
             except Exception as e:  # noqa: BLE001
                 self.host.note_problem(slot.name, f"stopped by an internal error: {e!r}",
                                        exc=True)

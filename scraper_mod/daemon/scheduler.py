@@ -30,6 +30,7 @@ One daemon per game: ``daemon/lock.py``'s ``GameLock``. Where a game stands: ``d
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 from dataclasses import dataclass, field
@@ -402,7 +403,10 @@ class Daemon:
     def _guard(self, name: str, func: Callable[[], None]) -> Callable[[], None]:
         def job() -> None:
             try:
-                func()
+                # a poll reads its game's settings (moved deadlines, day topics, resolved
+                # days) once (Store.steady); the deadline job, which writes them, reads afresh
+                with self.ctx.store.steady() if name == "poll" else contextlib.nullcontext():
+                    func()
             except ScraperModError as e:
                 if name == "deadline":
                     self._retry_later()

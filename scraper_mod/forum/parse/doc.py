@@ -17,10 +17,15 @@ three:
 
 Errors are kept and raised again to every reader, so each sees what a parse of its own
 would have given.
+
+A poller that knows the posts of the page's previous read (``reuse``) has the topic tree
+parsed without them (``parse/reuse.py`` ``hollow``): the topic parser takes those posts from
+its memo, and reads the page whole again if one of them is not there after all.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any, Callable, cast
 
@@ -32,6 +37,7 @@ from .html import parse_html
 from .pages import _RE_POST_ID, _RE_RAW_ANCHOR, _Scan, _topic_region
 from .reuse import hollow
 
+log = logging.getLogger(__name__)
 _XML_SPACE = re.compile(r"[ \t\r\n]+")          # XPath normalize-space's whitespace
 _X_CLASS_HAS = etree.XPath("//*[contains(@class, $token)]")
 
@@ -116,7 +122,12 @@ class PageDoc:
         body = self.body
         source, hollowed = body, frozenset[int]()
         if trim and self._known is not None:
-            source, hollowed = hollow(body, self._known, self.digests)
+            try:
+                source, hollowed = hollow(body, self._known, self.digests)
+            except Exception:  # noqa: BLE001 - a saving, never a reason to fail a page
+                log.warning("%s: read with every post (leaving the known ones out failed)",
+                            self.url, exc_info=True)
+                source, hollowed = body, frozenset()
         region = _topic_region(source) if trim else body
         if region is source:
             doc = self.whole()
