@@ -258,6 +258,7 @@ class Store:
         self.path = str(path)
         self.readonly = readonly
         self._steady: dict | None = None      # reads kept inside ``steady()``
+        self._kept: tuple[int, dict] | None = None   # the last block's, with its data_version
         memory = self.path == ":memory:"
         try:
             if not memory:
@@ -615,17 +616,24 @@ class Store:
         the file once and answer from what they read, until this connection writes the
         settings or the resolutions (or rolls a transaction back). What another process
         writes meanwhile is read by the next block: a daemon job reads the moved deadlines
-        once, not at every step (nested: the outer block counts)."""
+        once, not at every step (nested: the outer block counts). A block takes what the
+        previous one read when no other connection has committed since (SQLite's
+        ``data_version``) and this one wrote nothing outside a block."""
         if self._steady is not None:
             yield
             return
-        self._steady = {}
+        # what the last block read still holds if no other connection has written since
+        version = self.data_version()
+        kept, self._kept = self._kept, None
+        self._steady = kept[1] if kept is not None and kept[0] == version else {}
         try:
             yield
         finally:
+            self._kept = (version, self._steady)
             self._steady = None
 
     def _changed(self) -> None:
+        self._kept = None
         if self._steady:
             self._steady.clear()
 

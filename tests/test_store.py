@@ -160,3 +160,30 @@ def test_a_steady_block_reads_the_settings_once_and_sees_its_own_writes(tmp_path
         assert s.resolved_days() == {1, 2}
     s.close()
     other.close()
+
+
+def test_a_steady_block_keeps_the_last_ones_reads_until_another_connection_writes(tmp_path):
+    path = tmp_path / "state.sqlite3"
+    s, other = Store(path), Store(path)
+    s.put("moved_deadlines", {"1": "19:00"})
+    reads: list[str] = []
+    s.db.set_trace_callback(lambda sql: reads.append(sql) if sql.startswith("SELECT") else None)
+    with s.steady():
+        assert s.get("moved_deadlines") == {"1": "19:00"} and s.resolved_days() == set()
+    assert len(reads) == 2
+    for _ in range(3):                          # the next jobs: nothing read again
+        with s.steady():
+            assert s.get("moved_deadlines") == {"1": "19:00"} and s.resolved_days() == set()
+    assert len(reads) == 2
+    other.put("moved_deadlines", {"1": "18:00"})            # 'day move' in another process
+    with s.steady():
+        assert s.get("moved_deadlines") == {"1": "18:00"}
+    assert len(reads) == 3
+    s.put("moved_deadlines", {"1": "17:00"})                # its own write, outside a block
+    with s.steady():
+        assert s.get("moved_deadlines") == {"1": "17:00"}
+    other.save_resolution(1, {"day": 1}, resolved_at=datetime(2024, 4, 9, tzinfo=timezone.utc))
+    with s.steady():
+        assert s.resolved_days() == {1}
+    s.close()
+    other.close()
