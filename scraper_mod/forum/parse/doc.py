@@ -72,7 +72,7 @@ class PageDoc:
         self._known: Callable[[int, bytes], bool] | None = None
         #: the posts the topic region's tree was parsed without (``reuse``)
         self.hollowed: frozenset[int] = frozenset()
-        #: the posts' digests made of these bytes (``parse/reuse.py``), made once
+        #: what ``parse/reuse.py`` made of these bytes (the posts' starts and digests), once
         self.digests: dict = {}
 
     def reuse(self, known: Callable[[int, bytes], bool]) -> None:

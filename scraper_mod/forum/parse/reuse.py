@@ -80,13 +80,10 @@ def post_digests(body: Any, divs: list, pids: list[int], trimmed: bool,
     qualify, and then every post is read from its tree. ``made``: the digests made of these
     bytes before (``PageDoc.digests``, filled by ``hollow``), taken instead of hashing
     again."""
-    if not isinstance(body, bytes) or not divs:
+    if not divs:
         return None
-    m = _RE_META_CHARSET.search(body, 0, 4096)
-    if m is None or m.group(1).lower() not in (b"utf-8", b"utf8"):
-        return None
-    starts = [(s.end(), int(s.group(1))) for s in _RE_POST_START.finditer(body)]
-    if [pid for _, pid in starts] != pids:
+    starts = _post_starts(body, made)
+    if starts is None or [pid for _, pid in starts] != pids:
         return None
     parent = divs[0].getparent()
     if parent is None or any(d.getparent() is not parent for d in divs):
@@ -104,6 +101,21 @@ def post_digests(body: Any, divs: list, pids: list[int], trimmed: bool,
             return None
         out.append(got[1])
     return out
+
+
+def _post_starts(body: Any, made: dict | None = None) -> list[tuple[int, int]] | None:
+    """(where each post's start pattern ends, its post id), in page order, for a page of
+    bytes that declares UTF-8; else None. Found once per page (kept in ``made``)."""
+    if made is not None and "starts" in made:
+        return made["starts"]
+    starts = None
+    if isinstance(body, bytes):
+        m = _RE_META_CHARSET.search(body, 0, 4096)
+        if m is not None and m.group(1).lower() in (b"utf-8", b"utf8"):
+            starts = [(s.end(), int(s.group(1))) for s in _RE_POST_START.finditer(body)]
+    if made is not None:
+        made["starts"] = starts
+    return starts
 
 
 def _span_digest(body: bytes, start_end: int, nxt: int, made: dict | None = None
@@ -149,12 +161,9 @@ def hollow(body: Any, known: Callable[[int, bytes], bool], made: dict | None = N
     of the result is the parse of the page without those posts' subtrees: the topic parser
     checks that each of them came from the memo, and parses the page whole otherwise.
     ``made`` keeps the digests for ``post_digests``."""
-    if not isinstance(body, bytes):
+    starts = _post_starts(body, made)
+    if starts is None:
         return body, frozenset()
-    m = _RE_META_CHARSET.search(body, 0, 4096)
-    if m is None or m.group(1).lower() not in (b"utf-8", b"utf8"):
-        return body, frozenset()
-    starts = [(s.end(), int(s.group(1))) for s in _RE_POST_START.finditer(body)]
     parts: list[bytes] = []
     gone: list[int] = []
     pos = 0
