@@ -364,9 +364,10 @@ class Store:
 
     # -- forum --------------------------------------------------------------------------
     def record_fetch(self, url: str, *, fetched_at: datetime, status: int, body: bytes,
-                     board_date: datetime | None = None) -> int:
-        """Store a fetched page's raw bytes; returns its id. Call before parsing."""
-        digest = hashlib.sha256(body).hexdigest()
+                     board_date: datetime | None = None, sha256: str | None = None) -> int:
+        """Store a fetched page's raw bytes; returns its id. Call before parsing.
+        ``sha256``: the body's SHA-256 (hex) when the caller has made it already."""
+        digest = sha256 or hashlib.sha256(body).hexdigest()
         self.db.execute("INSERT OR IGNORE INTO bodies (sha256, body) VALUES (?, ?)",
                         (digest, body))
         cur = self.db.execute(

@@ -300,3 +300,29 @@ def test_a_failure_while_leaving_posts_out_reads_the_page_with_every_post(monkey
     assert got == first == _parse(body) and page.hollowed == frozenset()
     assert checks == (None, None)
     assert "read with every post" in caplog.text
+
+
+def test_every_stored_page_is_filed_under_the_hash_of_its_stored_bytes(monkeypatch):
+    """The poller hands the store the fetch's own SHA-256 when the stored bytes are the
+    fetched ones (no session id scrubbed out), and lets it hash them otherwise."""
+    import hashlib
+    clock = FakeClock(datetime(2024, 4, 9, 9, 0, tzinfo=timezone.utc))
+    with _board(clock) as board:
+        client = ForumClient(requests.Session(), base_url=board.url, min_delay=0, retries=0,
+                             sleep=clock.sleep, monotonic=lambda: clock.now().timestamp(),
+                             now=clock.now)
+        store = Store(":memory:")
+        for step in _steps(board, clock)[:6]:
+            clock.advance(minutes=5)
+            step()
+            poller.poll_topic(client, store, board.topic_url(4), now=clock.now)
+        # a page carrying a session id in a link: stored without it, under its own hash
+        real = poller.scrub_body
+        monkeypatch.setattr(poller, "scrub_body",
+                            lambda b: real(b + b"?sid=" + b"a" * 32))
+        clock.advance(minutes=5)
+        poller.poll_topic(client, store, board.topic_url(4), now=clock.now)
+    rows = store.db.execute("SELECT sha256, body FROM bodies").fetchall()
+    assert len(rows) >= 6
+    assert all(h == hashlib.sha256(b).hexdigest() for h, b in rows)
+    assert any(b.endswith(b"?sid=") for _, b in rows)

@@ -327,8 +327,10 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
 
     def record(res: FetchResult) -> None:
         # stored before it is read, without the session id (forum/session.py)
+        body = scrub_body(res.body)
         fid = store.record_fetch(scrub_url(res.url), fetched_at=clock(), status=res.status,
-                                 body=scrub_body(res.body), board_date=res.board_date)
+                                 body=body, board_date=res.board_date,
+                                 sha256=res.digest.hex() if body is res.body else None)
         fetch_ids[id(res)] = fid
 
     def record_topic_page(res: FetchResult) -> None:
