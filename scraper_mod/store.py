@@ -612,19 +612,21 @@ class Store:
         return cast(int, self.db.execute("PRAGMA data_version").fetchone()[0])
 
     @contextmanager
-    def steady(self) -> Iterator[None]:
+    def steady(self, version: int | None = None) -> Iterator[None]:
         """A job's view of its game's settings: inside, ``get`` and ``resolved_days`` read
         the file once and answer from what they read, until this connection writes the
         settings or the resolutions (or rolls a transaction back). What another process
         writes meanwhile is read by the next block: a daemon job reads the moved deadlines
         once, not at every step (nested: the outer block counts). A block takes what the
         previous one read when no other connection has committed since (SQLite's
-        ``data_version``) and this one wrote nothing outside a block."""
+        ``data_version``; ``version``: the caller's, asked just before) and this one wrote
+        nothing outside a block."""
         if self._steady is not None:
             yield
             return
         # what the last block read still holds if no other connection has written since
-        version = self.data_version()
+        if version is None:
+            version = self.data_version()
         kept, self._kept = self._kept, None
         self._steady = kept[1] if kept is not None and kept[0] == version else {}
         try:

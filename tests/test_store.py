@@ -187,3 +187,17 @@ def test_a_steady_block_keeps_the_last_ones_reads_until_another_connection_write
         assert s.resolved_days() == {1}
     s.close()
     other.close()
+
+
+def test_a_steady_block_takes_the_data_version_its_caller_just_asked():
+    s = Store(":memory:")
+    s.put("moved_deadlines", {})
+    asked: list[str] = []
+    v = s.data_version()
+    s.db.set_trace_callback(lambda sql: asked.append(sql) if "data_version" in sql else None)
+    with s.steady(v):
+        assert s.get("moved_deadlines") == {}
+    with s.steady():
+        assert s.get("moved_deadlines") == {}
+    assert len(asked) == 1                      # only the block that was not given one
+    s.close()
