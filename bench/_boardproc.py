@@ -22,7 +22,8 @@ from scraper_mod.demo.world import ScriptedClock
 
 class SharedClock(ScriptedClock):
     """A ``ScriptedClock`` that publishes its time to a shared double (seconds since the
-    epoch), which the board process reads as its clock."""
+    epoch), which the board process reads as its clock. Every move of its time goes through
+    ``set`` (``sleep`` too) or ``advance``."""
 
     def __init__(self, start: datetime) -> None:
         self.shared = multiprocessing.get_context("spawn").Value("d", start.timestamp(),
@@ -32,10 +33,6 @@ class SharedClock(ScriptedClock):
     def set(self, t: datetime) -> None:
         super().set(t)
         self.shared.value = t.timestamp()
-
-    def sleep(self, seconds: float) -> None:
-        super().sleep(seconds)
-        self.shared.value = self.now().timestamp()
 
     def advance(self, **kw: float) -> None:
         super().advance(**kw)

@@ -67,7 +67,6 @@ class FetchResult:
         return doc
 
 
-
 # -- page helpers (login form) ------------------------------------------------------------
 
 @dataclass(frozen=True)
