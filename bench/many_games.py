@@ -21,8 +21,11 @@ own thread, as ``run FOLDER`` runs each board on the real clock in a thread of i
 boards are real HTTP servers (LocalBoards) on 127.0.0.1, each in a process of its own, as a
 real board is another program (``_boardproc.py``: in the bench's process their threads would
 take Python's GIL from the daemon's and charge it their contention); each board's clock
-follows its lane's simulated clock. The client, parser, store, vote count, move intake and
-resolver are the real ones. CPU seconds are real: the lane threads' own CPU time
+follows its lane's simulated clock. Where the machine has two processors or more, the daemon
+runs on the first half and the boards on the rest, as boards on other machines would not take
+the daemon's cores (``--shared-cores`` lets them share; on a 2-core machine that costs the
+daemon about 45 % more CPU seconds, ``_boardproc.py``). The client, parser, store, vote
+count, move intake and resolver are the real ones. CPU seconds are real: the lane threads' own CPU time
 (``time.thread_time``: the daemon's work), less the CPU of the world's events that the lanes'
 simulated clocks run on those threads (a post sent to a board, a letter written into a
 Maildir: the bench's, timed one by one); the rest of the process and the boards' processes
@@ -51,7 +54,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _boardproc import BoardProcess, SharedClock  # noqa: E402
+from _boardproc import BoardProcess, SharedClock, cores_text, split_cores  # noqa: E402
 from _harness import CannotRun, Report, arg_parser, main_wrapper, need  # noqa: E402
 from _synth import TopicWriter, final_votes, game_players, game_toml, move_mail, script_game  # noqa: E402
 
@@ -105,11 +108,15 @@ def run(args, report: Report) -> None:
 
     tmp = Path(tempfile.mkdtemp(prefix="scraper-mod-bench-many-"))
     root = tmp / "games"
-    # each board in a process of its own, as a real board is another program (_boardproc.py)
+    # each board in a process of its own, as a real board is another program (_boardproc.py),
+    # on processors of its own where there are two or more
     clocks = [SharedClock(start) for _ in range(n_boards)]
     boards: list = []
+    split = None if args.shared_cores else split_cores()
+    own_cpus = os.sched_getaffinity(0) if split else None
     try:
-        boards += [BoardProcess(language="ru", clock=c) for c in clocks]
+        boards += [BoardProcess(language="ru", clock=c, cpus=split[1] if split else None)
+                   for c in clocks]
     except (OSError, RuntimeError, EOFError) as e:
         for b in boards:
             b.stop()
@@ -150,7 +157,12 @@ def run(args, report: Report) -> None:
         report.info(f"{n_games} games of {PLAYERS} players on {n_boards} LocalBoards, "
                     f"{POSTS} posts and {MOVES} move letters each, every deadline "
                     f"{deadline:%H:%M}; min_delay {fc.min_delay:g} s, full_scan_delay "
-                    f"{fc.full_scan_delay:g} s, the default schedule")
+                    f"{fc.full_scan_delay:g} s, the default schedule; " + (
+                        f"the daemon on {cores_text(split[0])}, the boards on "
+                        f"{cores_text(split[1])}" if split else
+                        "the daemon and the boards sharing the processors"))
+        if split:
+            os.sched_setaffinity(0, split[0])
 
         cpu0 = time.process_time()
         wall0 = time.perf_counter()
@@ -258,6 +270,8 @@ def run(args, report: Report) -> None:
                    f"{last_cpu:.1f} s CPU)", target=f"<= {TARGET_LAST:.0f} s",
                    ok=last <= TARGET_LAST, kind="timing", value=last, unit="s")
     finally:
+        if own_cpus:
+            os.sched_setaffinity(0, own_cpus)
         for b in boards:
             b.stop()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -269,4 +283,7 @@ if __name__ == "__main__":
     parser.add_argument("--boards", type=int, help="boards (default 5; 2 with --quick)")
     parser.add_argument("--profile", action="store_true",
                         help="one board, on one thread, under cProfile (where the CPU goes)")
+    parser.add_argument("--shared-cores", action="store_true",
+                        help="the boards' processes on the daemon's processors too (by default "
+                             "each has its own half, where there are two or more)")
     main_wrapper("many_games", run, parser)
