@@ -50,6 +50,7 @@ from ..errors import (
     LoginRequiredError,
 )
 from ..limits import MAX_PAGE_SIZE, PAGE_TIME_LIMIT, REQUEST_TIME_LIMIT, size_text
+from .direct import DirectGet, DirectResponse
 from .fetched import FetchResult as FetchResult
 from .fetched import LoginForm as LoginForm
 from .fetched import find_login_form, login_error_text, page_error
@@ -169,6 +170,7 @@ class ForumClient:
         self.slept: list[float] = []  # every wait, for reports and tests
         self._last_passed: tuple | None = None   # get_page: the last page that passed its checks
         self._prepared: dict[tuple[str, str], tuple] = {}   # _prepare: GETs as prepared
+        self._direct = DirectGet()     # GETs the session would send as they are: urllib3's pool
 
     def __repr__(self) -> str:
         return f"ForumClient(base_url={self.base_url!r}, username={self.username!r})"
@@ -275,15 +277,23 @@ class ForumClient:
             hint="the board is very slow or down; the next poll tries again")
 
     def _send(self, method: str, url: str, *, data: dict | None, shown: str,
-              allow_redirects: bool, within: float) -> tuple[requests.Response, bytes]:
+              allow_redirects: bool, within: float
+              ) -> tuple[requests.Response | DirectResponse, bytes]:
         """One request, its redirects followed by hand, its body read within
         ``request_time_limit`` (and ``within`` seconds, the page's time left) of wall clock."""
         deadline = time.monotonic() + max(0.0, min(self.request_time_limit, within))
         timeout = min(self.timeout, self.request_time_limit)   # each read, and the connect
         for _ in range(MAX_REDIRECTS + 1):
             prep, settings = self._prepare(method, url, data)
-            resp = self.session.send(prep, timeout=timeout, allow_redirects=False, **settings)
-            target = self.session.get_redirect_target(resp) if allow_redirects else None
+            resp: requests.Response | DirectResponse
+            if self._direct.usable(self.session, prep, settings):
+                resp = self._direct.send(prep, timeout)
+                self._direct.keep_cookies(self.session, resp)
+            else:
+                resp = self.session.send(prep, timeout=timeout, allow_redirects=False,
+                                         **settings)
+            target = (self.session.get_redirect_target(resp)  # type: ignore[arg-type]
+                      if allow_redirects else None)
             if not target:
                 return resp, self._read_body(resp, shown, deadline)
             resp.close()
@@ -339,7 +349,8 @@ class ForumClient:
                              "in, so the board's session stays with the board", url=scrub_url(frm),
                              hint="check [forum] url: has the board moved to that address?")
 
-    def _read_body(self, resp: requests.Response, shown: str, deadline: float) -> bytes:
+    def _read_body(self, resp: requests.Response | DirectResponse, shown: str,
+                   deadline: float) -> bytes:
         """The body as it streams in: what the board has sent, read at each step (``read1``),
         until ``deadline`` (wall clock) and ``max_page_size`` bytes at most.
 
