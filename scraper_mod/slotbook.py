@@ -110,7 +110,7 @@ def slot_code(ctx: GameContext, book: Book, nick: str) -> str | None:
     return next((p.code for p in ctx.game.players if p.nick == first), None)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=1024)
 def _index(names: tuple) -> NameIndex:
     return name_index(names, inflect=inflect)
 

@@ -337,7 +337,7 @@ def _matcher(players):
         return matcher_for(players)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=1024)
 def _cached_matcher(players: tuple) -> object:
     return matcher_for(players)
 

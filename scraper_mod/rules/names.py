@@ -344,7 +344,7 @@ def name_index(players: Iterable, inflect: Inflector | None = None) -> NameIndex
         return NameIndex(key, inflect)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=1024)
 def _name_index(key: tuple[tuple[str, tuple[str, ...]], ...],
                 inflect: Inflector | None) -> NameIndex:
     return NameIndex(key, inflect)
