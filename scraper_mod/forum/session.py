@@ -60,11 +60,12 @@ def scrub_url(url: str) -> str:
 
 def scrub_body(body: bytes) -> bytes:
     """A page's bytes without phpBB session ids (in links and the login form's ``sid``)."""
-    if b"sid" not in body:
-        return body
-    body = _SID_URL_B.sub(_scrub_sid_param, body)
-    body = _SID_INPUT_B.sub(rb"\1", body)
-    return _SID_INPUT_B2.sub(rb"\1\2", body)
+    if b"sid=" in body:
+        body = _SID_URL_B.sub(_scrub_sid_param, body)
+    if b'"sid"' in body or b"'sid'" in body:    # the login form's hidden field
+        body = _SID_INPUT_B.sub(rb"\1", body)
+        body = _SID_INPUT_B2.sub(rb"\1\2", body)
+    return body
 
 
 def session_id(client: "ForumClient") -> str | None:
