@@ -242,6 +242,18 @@ def _check_whole(db: sqlite3.Connection, path: str) -> None:
                            f"{found[:160]})", path=path, hint=restore_hint(path))
 
 
+class _TopicView:
+    """What a state file holds of one topic, as a poll reads it: the latest content hash of
+    each post, the posts marked deleted, the topic's poll state (its JSON); None: not read."""
+
+    __slots__ = ("latest", "deleted", "state")
+
+    def __init__(self) -> None:
+        self.latest: dict[int, str] | None = None
+        self.deleted: dict[int, datetime] | None = None
+        self.state: str | None = None
+
+
 class Store:
     """The game's state file. ``Store(":memory:")`` for tests.
 
@@ -259,6 +271,10 @@ class Store:
         self.readonly = readonly
         self._steady: dict | None = None      # reads kept inside ``steady()``
         self._kept: tuple[int, dict] | None = None   # the last block's, with its data_version
+        # each topic as polls read it, kept across ``steady`` blocks while no other connection
+        # writes (the data_version they were read at); this connection's writes update them
+        self._topics: dict[str, _TopicView] = {}
+        self._topics_at: int | None = None
         memory = self.path == ":memory:"
         try:
             if not memory:
@@ -401,15 +417,16 @@ class Store:
         h = content_hash(content)
         last = self.db.execute("SELECT sha256 FROM post_versions WHERE topic=? AND post_id=? "
                                "ORDER BY id DESC LIMIT 1", (topic, post_id)).fetchone()
-        if self._has_deletions:
-            self.db.execute("DELETE FROM post_deletions WHERE topic=? AND post_id=?",
-                            (topic, post_id))
+        self._undelete(topic, [post_id])
         if last and last[0] == h:
             return False
         self.db.execute("INSERT INTO post_versions (topic, post_id, fetched_at, fetch_id, sha256, "
                         "data) VALUES (?, ?, ?, ?, ?, ?)",
                         (topic, post_id, _iso(fetched_at), fetch_id, h,
                          json.dumps(data, ensure_ascii=False, sort_keys=True)))
+        view = self._topics.get(topic)
+        if view is not None and view.latest is not None:
+            view.latest[post_id] = h
         return True
 
     def add_post_versions(self, topic: str,
@@ -425,14 +442,14 @@ class Store:
                     for pid, content, data in versions]
         if not ids:
             return []
-        marks = ",".join("?" * len(ids))
-        latest = dict(self.db.execute(
-            "SELECT post_id, sha256 FROM post_versions WHERE id IN (SELECT MAX(id) FROM "
-            f"post_versions WHERE topic=? AND post_id IN ({marks}) GROUP BY post_id)",
-            (topic, *ids)).fetchall())
-        if self._has_deletions:
-            self.db.execute(f"DELETE FROM post_deletions WHERE topic=? AND post_id IN ({marks})",
-                            (topic, *ids))
+        latest = self._latest(topic)
+        if latest is None:
+            marks = ",".join("?" * len(ids))
+            latest = dict(self.db.execute(
+                "SELECT post_id, sha256 FROM post_versions WHERE id IN (SELECT MAX(id) FROM "
+                f"post_versions WHERE topic=? AND post_id IN ({marks}) GROUP BY post_id)",
+                (topic, *ids)).fetchall())
+        self._undelete(topic, ids)
         stored: list[bool] = []
         rows = []
         for pid, content, data in versions:
@@ -441,9 +458,55 @@ class Store:
             if stored[-1]:
                 rows.append((topic, pid, _iso(fetched_at), fetch_id, h,
                              json.dumps(data(), ensure_ascii=False, sort_keys=True)))
-        self.db.executemany("INSERT INTO post_versions (topic, post_id, fetched_at, fetch_id, "
-                            "sha256, data) VALUES (?, ?, ?, ?, ?, ?)", rows)
+        try:
+            self.db.executemany("INSERT INTO post_versions (topic, post_id, fetched_at, "
+                                "fetch_id, sha256, data) VALUES (?, ?, ?, ?, ?, ?)", rows)
+        except BaseException:
+            self._topics.pop(topic, None)    # some rows may be in: read the topic anew
+            raise
+        view = self._topics.get(topic)
+        if view is not None and view.latest is not None:
+            view.latest.update((r[1], r[4]) for r in rows)
         return stored
+
+    def _view(self, topic: str) -> _TopicView | None:
+        """The topic as read inside a ``steady`` block (made there on first use); outside
+        one, None: reads go to the file."""
+        if self._steady is None:
+            return None
+        view = self._topics.get(topic)
+        if view is None:
+            view = self._topics[topic] = _TopicView()
+        return view
+
+    def _latest(self, topic: str) -> dict[int, str] | None:
+        """Each post's latest content hash, kept in the topic's view (None outside a block)."""
+        view = self._view(topic)
+        if view is None:
+            return None
+        if view.latest is None:
+            view.latest = dict(self.db.execute(
+                "SELECT post_id, sha256 FROM post_versions WHERE id IN (SELECT MAX(id) FROM "
+                "post_versions WHERE topic=? GROUP BY post_id)", (topic,)).fetchall())
+        return view.latest
+
+    def _undelete(self, topic: str, ids: list[int]) -> None:
+        """Posts seen again are no longer deleted."""
+        view = self._view(topic)
+        if view is not None and view.deleted is None:
+            self.deleted_posts(topic)        # read once into the view
+        view = view or self._topics.get(topic)
+        if view is not None and view.deleted is not None:
+            back = [pid for pid in ids if pid in view.deleted]
+            if not back:
+                return
+            for pid in back:
+                del view.deleted[pid]
+        elif not self._has_deletions:
+            return
+        marks = ",".join("?" * len(ids))
+        self.db.execute(f"DELETE FROM post_deletions WHERE topic=? AND post_id IN ({marks})",
+                        (topic, *ids))
 
     def post_versions(self, topic: str | None = None) -> list[StoredVersion]:
         """Every stored version, in the order they were stored (per topic if given)."""
@@ -456,6 +519,9 @@ class Store:
                 for r in self.db.execute(q + " ORDER BY id", args)]
 
     def known_post_ids(self, topic: str) -> set[int]:
+        latest = self._latest(topic)
+        if latest is not None:
+            return set(latest)
         return {r[0] for r in self.db.execute(
             "SELECT DISTINCT post_id FROM post_versions WHERE topic=?", (topic,))}
 
@@ -466,18 +532,38 @@ class Store:
     def mark_deleted(self, topic: str, post_id: int, *, detected_at: datetime) -> None:
         self.db.execute("INSERT OR IGNORE INTO post_deletions VALUES (?, ?, ?)",
                         (topic, post_id, _iso(detected_at)))
+        view = self._topics.get(topic)
+        if view is not None and view.deleted is not None:
+            # as the file keeps it: the first detection, to the microsecond of _iso
+            view.deleted.setdefault(post_id, datetime.fromisoformat(_iso(detected_at)))
 
     def deleted_posts(self, topic: str) -> dict[int, datetime]:
-        return {r[0]: datetime.fromisoformat(r[1]) for r in self.db.execute(
+        view = self._view(topic)
+        if view is not None and view.deleted is not None:
+            return dict(view.deleted)
+        got = {r[0]: datetime.fromisoformat(r[1]) for r in self.db.execute(
             "SELECT post_id, detected_at FROM post_deletions WHERE topic=?", (topic,))}
+        if view is not None:
+            view.deleted = dict(got)
+        return got
 
     def topic_state(self, topic: str) -> dict:
-        r = self.db.execute("SELECT data FROM topic_state WHERE topic=?", (topic,)).fetchone()
-        return json.loads(r[0]) if r else {}
+        view = self._view(topic)
+        if view is not None and view.state is not None:
+            raw: str | None = view.state
+        else:
+            r = self.db.execute("SELECT data FROM topic_state WHERE topic=?", (topic,)).fetchone()
+            raw = r[0] if r else None
+            if view is not None:
+                view.state = raw if raw is not None else "{}"
+        return json.loads(raw) if raw is not None else {}    # a fresh dict each time
 
     def set_topic_state(self, topic: str, data: dict) -> None:
-        self.db.execute("INSERT OR REPLACE INTO topic_state VALUES (?, ?)",
-                        (topic, json.dumps(data, ensure_ascii=False, sort_keys=True)))
+        raw = json.dumps(data, ensure_ascii=False, sort_keys=True)
+        self.db.execute("INSERT OR REPLACE INTO topic_state VALUES (?, ?)", (topic, raw))
+        view = self._topics.get(topic)
+        if view is not None:
+            view.state = raw
 
     def save_deadline_read(self, topic: str, deadline: datetime, *, status: str,
                            posts: dict[int, dict], read_at: datetime | None = None,
@@ -629,6 +715,9 @@ class Store:
             version = self.data_version()
         kept, self._kept = self._kept, None
         self._steady = kept[1] if kept is not None and kept[0] == version else {}
+        if self._topics_at != version:     # another connection wrote: read the topics anew
+            self._topics.clear()
+            self._topics_at = version
         try:
             yield
         finally:
@@ -743,6 +832,8 @@ class Store:
             yield
         except BaseException:
             self._changed()          # what was read inside may be gone with the rollback
+            self._topics.clear()
+            self._topics_at = None
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")

@@ -201,3 +201,62 @@ def test_a_steady_block_takes_the_data_version_its_caller_just_asked():
         assert s.get("moved_deadlines") == {}
     assert len(asked) == 1                      # only the block that was not given one
     s.close()
+
+
+def _topic_reads(s: Store, topic: str) -> tuple:
+    return (s.known_post_ids(topic), s.deleted_posts(topic), s.topic_state(topic))
+
+
+def test_a_polls_topic_reads_are_kept_across_blocks_and_follow_every_write(tmp_path):
+    """Inside ``steady`` blocks a topic's known posts, latest hashes, deletions and poll state
+    are read once and kept while no other connection writes; this connection's own writes
+    (in a block or not) update them, a rollback or another connection's write drops them; at
+    every step they read as the file does."""
+    path = tmp_path / "state.sqlite3"
+    s, other = Store(path), Store(path)
+    topic, t = "http://board/viewtopic.php?t=4", T0
+    s.add_post_versions(topic, [(1, "a", lambda: {"n": 1}), (2, "b", lambda: {"n": 2})],
+                        fetched_at=t)
+    s.set_topic_state(topic, {"pages": 1})
+    selects: list[str] = []
+    s.db.set_trace_callback(lambda sql: selects.append(sql) if sql.startswith("SELECT") else None)
+
+    def fresh() -> tuple:       # what another connection reads in the file now
+        return _topic_reads(other, topic)
+
+    with s.steady():
+        assert _topic_reads(s, topic) == fresh() == ({1, 2}, {}, {"pages": 1})
+        got = s.topic_state(topic)
+        got["pages"] = 99                                  # a caller's change is its own
+        assert s.topic_state(topic) == {"pages": 1}
+    read_once = len(selects)
+    for n in range(3):                                     # the next polls: no reads
+        with s.steady():
+            assert s.add_post_versions(topic, [(2, "b", lambda: {}), (3 + n, "c", lambda: {})],
+                                       fetched_at=t) == [False, True]
+            s.mark_deleted(topic, 1, detected_at=t)
+            s.set_topic_state(topic, {"pages": 2 + n})
+            assert _topic_reads(s, topic) == fresh()
+    assert [q for q in selects[read_once:] if "data_version" not in q] == []
+    assert fresh() == ({1, 2, 3, 4, 5}, {1: t}, {"pages": 4})
+    with s.steady():                                       # post 1 is back on the page
+        s.add_post_versions(topic, [(1, "a", lambda: {})], fetched_at=t)
+        assert _topic_reads(s, topic) == fresh() and s.deleted_posts(topic) == {}
+    s.add_post_version(topic, 6, {"n": 6}, content="f", fetched_at=t)    # outside a block
+    s.set_topic_state(topic, {"pages": 5})
+    with s.steady():
+        assert _topic_reads(s, topic) == fresh() and 6 in s.known_post_ids(topic)
+    other.set_topic_state(topic, {"pages": 7})             # another process writes
+    other.mark_deleted(topic, 2, detected_at=t)
+    with s.steady():
+        assert _topic_reads(s, topic) == fresh() == ({1, 2, 3, 4, 5, 6}, {2: t}, {"pages": 7})
+    with pytest.raises(RuntimeError):
+        with s.steady(), s.transaction():
+            s.add_post_versions(topic, [(7, "g", lambda: {})], fetched_at=t)
+            s.set_topic_state(topic, {"pages": 8})
+            raise RuntimeError("the poll failed half way")
+    with s.steady():                                       # rolled back: read anew
+        assert _topic_reads(s, topic) == fresh() == ({1, 2, 3, 4, 5, 6}, {2: t}, {"pages": 7})
+        assert s.add_post_versions(topic, [(7, "g", lambda: {})], fetched_at=t) == [True]
+    s.close()
+    other.close()
