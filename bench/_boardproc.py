@@ -22,6 +22,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
+import time
 from datetime import datetime, timezone
 from typing import Any
 
@@ -31,12 +32,25 @@ from scraper_mod.demo.world import ScriptedClock
 class SharedClock(ScriptedClock):
     """A ``ScriptedClock`` that publishes its time to a shared double (seconds since the
     epoch), which the board process reads as its clock. Every move of its time goes through
-    ``set`` (``sleep`` too) or ``advance``."""
+    ``set`` (``sleep`` too) or ``advance``.
+
+    ``sleep_cpu``: the CPU seconds its ``sleep`` took on the threads that called it. A
+    daemon's wait on the real clock costs no CPU; this one runs the world's events that fall
+    in it (a post sent to a board, a letter written) and the timetable's own bookkeeping,
+    all of it the bench's work, not the daemon's."""
 
     def __init__(self, start: datetime) -> None:
         self.shared = multiprocessing.get_context("spawn").Value("d", start.timestamp(),
                                                                  lock=False)
+        self.sleep_cpu = 0.0
         super().__init__(start)
+
+    def sleep(self, seconds: float) -> None:
+        t0 = time.thread_time()
+        try:
+            super().sleep(seconds)
+        finally:
+            self.sleep_cpu += time.thread_time() - t0
 
     def set(self, t: datetime) -> None:
         super().set(t)
@@ -74,8 +88,6 @@ def cores_text(cpus: set[int]) -> str:
 
 
 def _serve(conn, language: str, shared, tz, cpus: set[int] | None = None) -> None:
-    import time
-
     from scraper_mod.demo.localboard import LocalBoard
 
     if cpus:

@@ -26,10 +26,11 @@ runs on the first half and the boards on the rest, as boards on other machines w
 the daemon's cores (``--shared-cores`` lets them share; on a 2-core machine that costs the
 daemon about 45 % more CPU seconds, ``_boardproc.py``). The client, parser, store, vote
 count, move intake and resolver are the real ones. CPU seconds are real: the lane threads' own CPU time
-(``time.thread_time``: the daemon's work), less the CPU of the world's events that the lanes'
-simulated clocks run on those threads (a post sent to a board, a letter written into a
-Maildir: the bench's, timed one by one); the rest of the process and the boards' processes
-are printed beside it. Peak RSS is the daemon's process's.
+(``time.thread_time``: the daemon's work), less the CPU of the lanes' simulated waits: the
+world's events that the simulated clocks run on those threads while they wait (a post sent
+to a board, a letter written into a Maildir) and the clocks' timetables, where a wait on the
+real clock costs no CPU (``SharedClock.sleep_cpu``); the rest of the process and the boards'
+processes are printed beside it. Peak RSS is the daemon's process's.
 The times after the deadline are simulated waits plus the real CPU time the lane spent
 in between (its jobs run one after the other on one thread).
 
@@ -92,7 +93,8 @@ def run(args, report: Report) -> None:
     fc = ForumConfig()
 
     # the world's events (a post reaching a board, a letter a Maildir) run on the lane's
-    # thread when its simulated clock passes them: their CPU is the bench's, not the daemon's
+    # thread when its simulated clock passes them, inside its waits: their CPU is the
+    # bench's, not the daemon's (SharedClock.sleep_cpu counts the waits whole)
     world_cpu = [0.0]
     world_lock = threading.Lock()
 
@@ -208,11 +210,14 @@ def run(args, report: Report) -> None:
                    "boards run in their own)", target=f"<= {TARGET_RSS_MB:.0f} MB",
                    ok=peak_mb <= TARGET_RSS_MB, kind="memory", value=peak_mb, unit="MB")
         board_cpu = sum(b.stop() or 0.0 for b in boards)
-        lane_cpu = sum(lane.cpu_seconds for lane in host.lanes.values()) - world_cpu[0]
+        waits = sum(c.sleep_cpu for c in clocks)
+        lane_cpu = sum(lane.cpu_seconds for lane in host.lanes.values()) - waits
         per = lane_cpu / n_games
         report.add("cpu_per_game_day", f"{per:.2f} CPU s per game-day (the daemon's threads, "
-                   f"less {world_cpu[0] / n_games:.2f} s of the bench's world run on them: "
-                   f"posts reaching the boards, letters the Maildirs; "
+                   f"less {waits / n_games:.2f} s of the bench's simulated waits run on them: "
+                   f"the world's events that fall in them, {world_cpu[0] / n_games:.2f} s "
+                   "(posts reaching the boards, letters the Maildirs), and the simulated "
+                   "clock's own work, where a wait on the real clock costs nothing; "
                    f"{(cpu_all - lane_cpu) / n_games:.2f} s more in the rest of the process: "
                    f"the world, the main thread; {board_cpu / n_games:.2f} s in the boards' "
                    f"own processes rendering pages; wall {wall:.0f} s in all)",
