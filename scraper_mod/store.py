@@ -242,6 +242,11 @@ def _check_whole(db: sqlite3.Connection, path: str) -> None:
                            f"{found[:160]})", path=path, hint=restore_hint(path))
 
 
+#: topics whose views a state file keeps (a poll reads the day's topic; a game's past days'
+#: topics are read again only by a rare re-scan): a month of days is not kept in memory
+TOPIC_VIEWS_KEPT = 4
+
+
 class _TopicView:
     """What a state file holds of one topic, as a poll reads it: the latest content hash of
     each post, the posts marked deleted, the topic's poll state (its JSON); None: not read."""
@@ -476,6 +481,8 @@ class Store:
             return None
         view = self._topics.get(topic)
         if view is None:
+            if len(self._topics) >= TOPIC_VIEWS_KEPT:     # the topic read longest ago goes
+                del self._topics[next(iter(self._topics))]
             view = self._topics[topic] = _TopicView()
         return view
 

@@ -260,3 +260,17 @@ def test_a_polls_topic_reads_are_kept_across_blocks_and_follow_every_write(tmp_p
         assert s.add_post_versions(topic, [(7, "g", lambda: {})], fetched_at=t) == [True]
     s.close()
     other.close()
+
+
+def test_a_state_file_keeps_the_views_of_its_last_few_topics_only():
+    from scraper_mod.store import TOPIC_VIEWS_KEPT
+    s = Store(":memory:")
+    topics = [f"http://board/viewtopic.php?t={n}" for n in range(TOPIC_VIEWS_KEPT + 3)]
+    for n, topic in enumerate(topics):
+        s.add_post_version(topic, n, {}, content=str(n), fetched_at=T0)
+    with s.steady():
+        for topic in topics:
+            assert s.known_post_ids(topic) == {topics.index(topic)}
+        assert list(s._topics) == topics[-TOPIC_VIEWS_KEPT:]
+        assert s.known_post_ids(topics[0]) == {0}       # read again from the file
+        assert len(s._topics) == TOPIC_VIEWS_KEPT
