@@ -326,3 +326,36 @@ def test_every_stored_page_is_filed_under_the_hash_of_its_stored_bytes(monkeypat
     assert len(rows) >= 6
     assert all(h == hashlib.sha256(b).hexdigest() for h, b in rows)
     assert any(b.endswith(b"?sid=") for _, b in rows)
+
+
+def test_the_deadlines_rescan_takes_each_pages_unchanged_posts_from_the_memo(monkeypatch):
+    """Every page was the last page once, and read so: the full re-scan at the deadline
+    reads none of their unchanged posts from a tree, and stores what a fresh read stores; an
+    edited post (its notice depends on the fetch's time) is read from its tree."""
+    pagecache._POSTS.clear()
+    clock = FakeClock(datetime(2024, 4, 9, 9, 0, tzinfo=timezone.utc))
+    with _board(clock) as board:
+        client = ForumClient(requests.Session(), base_url=board.url, min_delay=0, retries=0,
+                             sleep=clock.sleep, monotonic=lambda: clock.now().timestamp(),
+                             now=clock.now)
+        store = Store(":memory:")
+        ids = []
+        for n in range(13):                               # three pages of five, polled
+            clock.advance(minutes=5)
+            ids.append(board.add_post("Вася" if n % 2 else "Маша_2", 59 - n % 2,
+                                      f"пост {n}: [color=red]Big Joe[/color]", clock.now(),
+                                      topic=4))
+            poller.poll_topic(client, store, board.topic_url(4), now=clock.now)
+        walks = Walks(monkeypatch)
+        clock.advance(minutes=5)
+        full = poller.poll_topic(client, store, board.topic_url(4), now=clock.now, full=True)
+        assert full.complete and full.pages == (1, 2, 3) and full.new_versions == ()
+        assert walks.ids == []
+        board.edit_post(ids[1], "пост 1: [color=red]Маша_2[/color]", edited_at=clock.now())
+        clock.advance(minutes=5)
+        full = poller.poll_topic(client, store, board.topic_url(4), now=clock.now, full=True)
+        assert walks.ids == [ids[1]] and full.new_versions == (ids[1],)
+        latest = [v for v in store.post_versions() if v.post_id == ids[1]][-1]
+        assert latest.data["edit_count"] == 1
+        memo = pagecache._POSTS[store][poller.canonical_topic_url(board.topic_url(4))]
+        assert len(memo.posts) == 12                      # every timeless post; not the edit

@@ -17,8 +17,10 @@ from .parser import parse_topic_page
 # zone it was read in, what the parser made of it); one page a topic, so bounded by the games
 _LAST_PAGE: "weakref.WeakKeyDictionary[Store, dict[str, tuple]]" = weakref.WeakKeyDictionary()
 _LAST_PAGE_LOCK = threading.Lock()
-# the posts of the last page each topic's parse read, per open state file (parse/reuse.py)
+# the posts each topic's parses read, per open state file (parse/reuse.py), for the last
+# MEMOS_KEPT topics read (the day's, and the day before's until its deadline is done)
 _POSTS: "weakref.WeakKeyDictionary[Store, dict[str, PostMemo]]" = weakref.WeakKeyDictionary()
+MEMOS_KEPT = 2
 
 
 def expect_page(store: Store, key: str, res: FetchResult, board_tz: ZoneInfo) -> None:
@@ -47,7 +49,12 @@ def read_page(store: Store, key: str, res: FetchResult, board_tz: ZoneInfo) -> T
     if last is not None and last[:3] == (res.url, digest, board_tz):
         return last[3]
     with _LAST_PAGE_LOCK:
-        memo = _POSTS.setdefault(store, {}).setdefault(key, PostMemo())
+        memos = _POSTS.setdefault(store, {})
+        memo = memos.get(key)
+        if memo is None:
+            while len(memos) >= MEMOS_KEPT:     # a past day's topic: its re-scan is done
+                del memos[next(iter(memos))]
+            memo = memos[key] = PostMemo()
     page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
                             board_tz=board_tz, page=res.page, memo=memo)
     timeless = all(read_without_fetch_time(p) for p in page.posts)

@@ -1,9 +1,10 @@
 """The posts of a topic page read before, taken again when their bytes are the same.
 
 A poll of a live topic reads its last page again and again, and between two polls one or two
-posts are new: the other posts' bytes are the ones the previous poll parsed. A ``PostMemo``
-keeps, for the last page of a topic, each post the parser read with the digest of the bytes
-it was read from, and ``parse_topic_page(…, memo=)`` takes a post from it instead of walking
+posts are new: the other posts' bytes are the ones the previous poll parsed; the re-scan at
+the deadline reads every page, each read before as the last one. A ``PostMemo`` keeps, for
+the pages of a topic, each post the parser read with the digest of the bytes it was read
+from, and ``parse_topic_page(…, memo=)`` takes a post from it instead of walking
 its tree when all of these hold (issue 16: the CPU of many games in one daemon):
 
 - the page is prosilver and declares UTF-8 (so the bytes decode the same whatever else the
@@ -22,8 +23,8 @@ its tree when all of these hold (issue 16: the CPU of many games in one daemon):
   fetch's time), as ``forum/pagecache.py`` reasons for a whole page.
 
 What changes between polls outside the posts (the board's clock in the header, a new
-``form_token`` in the quick-reply form below) is not part of any digest either. The memo holds one
-page a topic: bounded by the games.
+``form_token`` in the quick-reply form below) is not part of any digest either. The memo holds
+one topic's pages, up to ``MEMO_POSTS`` posts.
 """
 
 from __future__ import annotations
@@ -45,14 +46,23 @@ _RE_POST_COUNT = re.compile(rb'(<dd class="profile-posts"><strong>[^<>]*</strong
                             rb'\d+(</a></dd>)')
 
 
-class PostMemo:
-    """What the parser read from the last page of one topic: post id -> (URL, zone, digest,
-    post). Not shared between threads (one topic is polled by one lane)."""
+#: posts a topic's memo keeps at most (a day's topic of 1,000 posts; a post is about 1 KB)
+MEMO_POSTS = 1000
 
-    __slots__ = ("posts",)
+
+class PostMemo:
+    """What the parser read from a topic's pages: post id -> (URL, zone, digest, post), for
+    every page read (each page's posts in place of what the same page showed before), the
+    posts read longest ago dropped past ``MEMO_POSTS``. A poll reads the last page again and
+    again; the deadline's re-scan reads every page, each of them read before as the last
+    page, and takes their unchanged posts from here. Not shared between threads (one topic
+    is polled by one lane)."""
+
+    __slots__ = ("posts", "_by_url")
 
     def __init__(self) -> None:
         self.posts: dict[int, tuple[str, tzinfo | None, bytes, Post]] = {}
+        self._by_url: dict[str, list[int]] = {}
 
     def get(self, post_id: int, url: str, tz: tzinfo | None, digest: bytes) -> Post | None:
         hit = self.posts.get(post_id)
@@ -62,9 +72,22 @@ class PostMemo:
 
     def keep(self, url: str, tz: tzinfo | None,
              read: list[tuple[int, bytes, Post]]) -> None:
-        """Remember this page's posts (those read without the fetch's time) in place of the
-        previous page's."""
-        self.posts = {pid: (url, tz, d, p) for pid, d, p in read if read_without_fetch_time(p)}
+        """Remember this page's posts (those read without the fetch's time) in place of what
+        this page showed before."""
+        posts = self.posts
+        for pid in self._by_url.pop(url, ()):
+            hit = posts.get(pid)
+            if hit is not None and hit[0] == url:
+                del posts[pid]
+        kept = []
+        for pid, d, p in read:
+            if read_without_fetch_time(p):
+                posts.pop(pid, None)            # to the end: read last, dropped last
+                posts[pid] = (url, tz, d, p)
+                kept.append(pid)
+        self._by_url[url] = kept
+        while len(posts) > MEMO_POSTS:
+            del posts[next(iter(posts))]
 
 
 def read_without_fetch_time(p: Post) -> bool:
