@@ -11,12 +11,10 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-import requests
-from test_poll_unchanged import _board  # the same three players and topic
+from test_poll_unchanged import _board, _client  # the same three players and topic
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.forum import pagecache, poller
-from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.fetched import FetchResult, find_login_form, page_error
 from scraper_mod.forum.parse import topic as topic_mod
 from scraper_mod.forum.parse.doc import PageDoc
@@ -138,9 +136,7 @@ def _whole_day(monkeypatch, *, reuse: bool):
             res.body, url=res.url, fetched_at=res.fetched_at, board_tz=tz))
         monkeypatch.setattr(poller, "expect_page", lambda *a: None)
     with _board(clock) as board:
-        client = ForumClient(requests.Session(), base_url=board.url, min_delay=0, retries=0,
-                             sleep=clock.sleep, monotonic=lambda: clock.now().timestamp(),
-                             now=clock.now)
+        client = _client(board, clock)
         store = Store(":memory:")
         reports = []
         for step in _steps(board, clock):
@@ -308,9 +304,7 @@ def test_every_stored_page_is_filed_under_the_hash_of_its_stored_bytes(monkeypat
     import hashlib
     clock = FakeClock(datetime(2024, 4, 9, 9, 0, tzinfo=timezone.utc))
     with _board(clock) as board:
-        client = ForumClient(requests.Session(), base_url=board.url, min_delay=0, retries=0,
-                             sleep=clock.sleep, monotonic=lambda: clock.now().timestamp(),
-                             now=clock.now)
+        client = _client(board, clock)
         store = Store(":memory:")
         for step in _steps(board, clock)[:6]:
             clock.advance(minutes=5)
@@ -335,9 +329,7 @@ def test_the_deadlines_rescan_takes_each_pages_unchanged_posts_from_the_memo(mon
     pagecache._POSTS.clear()
     clock = FakeClock(datetime(2024, 4, 9, 9, 0, tzinfo=timezone.utc))
     with _board(clock) as board:
-        client = ForumClient(requests.Session(), base_url=board.url, min_delay=0, retries=0,
-                             sleep=clock.sleep, monotonic=lambda: clock.now().timestamp(),
-                             now=clock.now)
+        client = _client(board, clock)
         store = Store(":memory:")
         ids = []
         for n in range(13):                               # three pages of five, polled
