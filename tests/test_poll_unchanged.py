@@ -93,9 +93,15 @@ def test_an_idle_poll_of_an_unchanged_page_parses_nothing(board, clock, monkeypa
     say = _steps(board, clock)[0]
     first = _day(board, clock, client, store, [say])
     assert first[0].new_posts and (counted.parses, counted.checks) == (1, 1)
+    state = store.topic_state(poller.canonical_topic_url(board.topic_url(4)))
+    writes: list[str] = []
+    store.db.set_trace_callback(lambda sql: writes.append(sql) if "topic_state" in sql
+                                and not sql.startswith("SELECT") else None)
     idle = _day(board, clock, client, store, [lambda: None] * 3)
     assert [r.requests for r in idle] == [1, 1, 1] and not any(r.errors for r in idle)
     assert (counted.parses, counted.checks) == (1, 1)        # the same bytes: read once
+    assert writes == []                                      # nor its poll state written
+    assert store.topic_state(poller.canonical_topic_url(board.topic_url(4))) == state
     board.add_post("Маша_2", 59, "ещё пост", clock.now(), topic=4)
     again = _day(board, clock, client, store, [lambda: None])
     assert len(again[0].new_posts) == 1 and (counted.parses, counted.checks) == (2, 2)
