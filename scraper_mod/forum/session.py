@@ -62,7 +62,7 @@ def scrub_body(body: bytes) -> bytes:
     """A page's bytes without phpBB session ids (in links and the login form's ``sid``)."""
     if b"sid=" in body:
         body = _SID_URL_B.sub(_scrub_sid_param, body)
-    if b'"sid"' in body or b"'sid'" in body:    # the login form's hidden field
+    if b'sid"' in body or b"sid'" in body:      # the login form's name="sid" field
         body = _SID_INPUT_B.sub(rb"\1", body)
         body = _SID_INPUT_B2.sub(rb"\1\2", body)
     return body
