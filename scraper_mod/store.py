@@ -451,11 +451,7 @@ class Store:
             return []
         latest = self._latest(topic)
         if latest is None:
-            marks = ",".join("?" * len(ids))
-            latest = dict(self.db.execute(
-                "SELECT post_id, sha256 FROM post_versions WHERE id IN (SELECT MAX(id) FROM "
-                f"post_versions WHERE topic=? AND post_id IN ({marks}) GROUP BY post_id)",
-                (topic, *ids)).fetchall())
+            latest = self._latest_hashes(topic, ids)
         self._undelete(topic, ids)
         stored: list[bool] = []
         rows = []
@@ -494,10 +490,16 @@ class Store:
         if view is None:
             return None
         if view.latest is None:
-            view.latest = dict(self.db.execute(
-                "SELECT post_id, sha256 FROM post_versions WHERE id IN (SELECT MAX(id) FROM "
-                "post_versions WHERE topic=? GROUP BY post_id)", (topic,)).fetchall())
+            view.latest = self._latest_hashes(topic)
         return view.latest
+
+    def _latest_hashes(self, topic: str, ids: list[int] | None = None) -> dict[int, str]:
+        """post id -> the content hash of its latest stored version (of ``ids``, or all)."""
+        only = f" AND post_id IN ({','.join('?' * len(ids))})" if ids is not None else ""
+        return dict(self.db.execute(
+            "SELECT post_id, sha256 FROM post_versions WHERE id IN (SELECT MAX(id) FROM "
+            f"post_versions WHERE topic=?{only} GROUP BY post_id)",
+            (topic, *(ids or ()))).fetchall())
 
     def _undelete(self, topic: str, ids: list[int]) -> None:
         """Posts seen again are no longer deleted."""
@@ -539,12 +541,13 @@ class Store:
         return self.db.execute("SELECT 1 FROM post_deletions LIMIT 1").fetchone() is not None
 
     def mark_deleted(self, topic: str, post_id: int, *, detected_at: datetime) -> None:
+        at = _iso(detected_at)
         self.db.execute("INSERT OR IGNORE INTO post_deletions VALUES (?, ?, ?)",
-                        (topic, post_id, _iso(detected_at)))
+                        (topic, post_id, at))
         view = self._topics.get(topic)
         if view is not None and view.deleted is not None:
-            # as the file keeps it: the first detection, to the microsecond of _iso
-            view.deleted.setdefault(post_id, datetime.fromisoformat(_iso(detected_at)))
+            # as the file keeps it: the first detection, as read back from its text
+            view.deleted.setdefault(post_id, datetime.fromisoformat(at))
 
     def deleted_posts(self, topic: str) -> dict[int, datetime]:
         view = self._view(topic)
