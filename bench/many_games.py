@@ -59,14 +59,15 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _boardproc import (  # noqa: E402
-    BoardProcess,
+from _boardproc import BoardProcess, SharedClock, cores_text, split_cores  # noqa: E402
+from _harness import (  # noqa: E402
+    CannotRun,
     MachinePace,
-    SharedClock,
-    cores_text,
-    split_cores,
+    Report,
+    arg_parser,
+    main_wrapper,
+    need,
 )
-from _harness import CannotRun, Report, arg_parser, main_wrapper, need  # noqa: E402
 from _synth import TopicWriter, final_votes, game_players, game_toml, move_mail, script_game  # noqa: E402
 
 POSTS, MOVES, PLAYERS = 300, 40, 20

@@ -12,10 +12,10 @@ with the standard library's own ``CookieJar.extract_cookies``.
 
 It is used only where it sends what the session would (``usable``): a GET, a session that
 sends as requests does (not a subclass's own ``send``), requests' own adapter unchanged for
-the URL (a test's mock of requests, or an adapter a host mounted,
-keeps the session's path), no response hooks, no proxy for the URL, no client certificate,
-and certificates checked against requests' own bundle or not an https URL at all. Anything
-else goes through the session as before.
+the URL (a test's mock of requests, or an adapter a host mounted, keeps the session's path),
+no response hooks, no proxy for the URL, no client certificate, and certificates checked
+against requests' own bundle or not an https URL at all. Anything else goes through the
+session as before.
 """
 
 from __future__ import annotations
