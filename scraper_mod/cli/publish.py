@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 
 from ..game.context import open_game
-from ..posts.publish import (
+from ..game.publish import (
     check_mode,
     day_to_publish,
     plan_day,

@@ -22,7 +22,7 @@ from ..daemon.scheduler import log as daemon_log
 from ..daemon.work import LiveOps
 from ..errors import ConfigError, ScraperModError
 from ..game.context import GameContext, open_game
-from ..posts.publish import auto_publish
+from ..game.publish import auto_publish
 from .common import SubParsers, add_game_argument
 
 if TYPE_CHECKING:

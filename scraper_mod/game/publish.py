@@ -25,14 +25,14 @@ from pathlib import Path
 from typing import cast
 
 from ..errors import ConfigError, FetchError, ForumError, ScraperModError
-from ..forum.connect import make_client
 from ..forum.links import post_path
-from ..forum.parser import parse_forum_page
+from ..forum.parse import parse_forum_page
 from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
-from ..game.context import GameContext
 from ..posts.dayfolder import write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
+from .connect import make_client
+from .context import GameContext
 
 log = logging.getLogger(__name__)
 
