@@ -22,10 +22,12 @@ from .. import limits
 from ..errors import ConfigError, RulesError
 from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
+from ..rules.deal import safe_filename
 from ..rules.model import Player, Role, RuleOptions
 from ..rules.names import fold
 
 GAME_FILE = "game.toml"
+MAX_GAME_FILE = 1 << 20     # bytes: a game file is a few KiB; a huge one is never read whole
 STATE_FILE = "state.sqlite3"
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _HHMM = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
@@ -167,7 +169,7 @@ def load_game(arg: str | Path) -> Game:
     path = resolve_game_path(arg)
     try:
         # utf-8-sig: Windows Notepad starts UTF-8 files with a byte order mark
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        data = tomllib.loads(_read_capped(path).decode("utf-8-sig"))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"not valid TOML: {e}", path=str(path)) from None
     except UnicodeDecodeError as e:
@@ -176,6 +178,19 @@ def load_game(arg: str | Path) -> Game:
     except OSError as e:
         raise ConfigError(f"cannot read: {e}", path=str(path)) from None
     return parse_game(data, path=path)
+
+
+def _read_capped(path: Path) -> bytes:
+    """The game file's bytes, refused in one line when it is larger than ``MAX_GAME_FILE``
+    (the folder scan reads every game file every minute: a few GB would kill the daemon of
+    every game)."""
+    with path.open("rb") as f:
+        raw = f.read(MAX_GAME_FILE + 1)
+    if len(raw) > MAX_GAME_FILE:
+        raise ConfigError(f"the game file is larger than {MAX_GAME_FILE >> 20} MiB; it is not "
+                          "read", path=str(path), hint="a game file is a few KiB: check what "
+                          "was written into it")
+    return raw
 
 
 def _check_url(r: "_Reader", key: str, url: str, *, topic: bool = False) -> None:
@@ -250,6 +265,20 @@ def _check_name_clash(r: "_Reader", seen: dict[str, tuple[int, str, str]], i: in
                    "look-alike Latin/Cyrillic letters are ignored)",
                    hint="rename one of them, or drop the alias")
         seen.setdefault(k, (i, name, key))
+
+
+def check_file_names(nicks: list[str], where: str) -> None:
+    """Item 3 of issue 26: every nick's file (``out/role-cards/``, ``out/day-N/pm/``) is its
+    own, on a case-blind file system too; two nicks that would share one are refused, naming
+    both (``where``: what holds them)."""
+    seen: dict[str, str] = {}
+    for nick in nicks:
+        key = safe_filename(nick).casefold()
+        if key in seen and seen[key] != nick:
+            raise ConfigError(f"the nicks {seen[key]!r} and {nick!r} would share the file "
+                              f"{safe_filename(nick)}.txt (role cards, private messages)",
+                              path=where, hint="rename one of them")
+        seen.setdefault(key, nick)
 
 
 def _check_name_characters(r: "_Reader", i: int, nick: str, aliases: list[str]) -> None:
@@ -403,6 +432,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
         if len(holders) > 1:
             r.fail("players", f"{len(holders)} players have the role {single.value} "
                    f"({', '.join(holders)}); a game has at most one")
+    check_file_names([p.nick for p in players], str(path))
     nicks = {p.nick for p in players}
     if host and host in nicks:
         r.fail("game.host", f"the host {host!r} is also a player")

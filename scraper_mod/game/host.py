@@ -38,7 +38,9 @@ from ..slotbook import (
     load_book,
     resolve_view,
     slot_code,
+    slot_users,
 )
+from .config import check_file_names
 from .context import GameContext
 from .resolve import resolve_day_files
 
@@ -133,6 +135,8 @@ def _new_nick(ctx: GameContext, book: Book, new: str) -> str:
                           hint="a newcomer must be another forum user")
     if ctx.game.host and ctx.game.host.casefold() == new.casefold():
         raise ConfigError(f"{new!r} is the host", hint="the host cannot take a slot")
+    # the newcomer's role card and messages get a file of their own (issue 26, item 3)
+    check_file_names([p.nick for p in slot_users(ctx, book)] + [new], str(ctx.game.path))
     return new
 
 

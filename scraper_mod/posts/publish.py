@@ -33,6 +33,7 @@ from ..game.context import GameContext
 from ..posts.dayfolder import write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
+from ..slotbook import slot_users
 
 log = logging.getLogger(__name__)
 
@@ -85,11 +86,20 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def _nick_of_file(ctx: GameContext, name: str) -> str | None:
-    for p in ctx.game.players:
-        if name == safe_filename(p.nick):
-            return p.nick
-    return None
+def _files_of_players(ctx: GameContext, folder: Path) -> list[tuple[str, Path]]:
+    """(nick, file) for each player (newcomers too) whose file is in ``folder``, in file
+    order: what is sent to a player is looked up by the player, never by a file's name (a
+    file no player owns is left alone, never sent to a "nick" made of its name)."""
+    found = []
+    for p in slot_users(ctx):
+        path = folder / f"{safe_filename(p.nick)}.txt"
+        if path.is_file():
+            found.append((p.nick, path))
+    owned = {path.name for _, path in found}
+    for f in folder.glob("*.txt") if folder.is_dir() else ():
+        if f.name not in owned:
+            log.warning("%s: no player's file; it is not sent", f)
+    return sorted(found, key=lambda x: x[1].name)
 
 
 def results_target(ctx: GameContext) -> str | None:
@@ -138,8 +148,7 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
                               ctx.topic_for_day(day) or f"(no topic for day {day})", start,
                               source=str(folder / "day-start.bbcode")))
     if pub.private_messages and (folder / "pm").is_dir():
-        for f in sorted((folder / "pm").glob("*.txt")):
-            nick = _nick_of_file(ctx, f.stem) or f.stem
+        for nick, f in _files_of_players(ctx, folder / "pm"):
             items.append(Item(day, "pm", nick, nick, f.read_text(encoding="utf-8"),
                               subject=f"{g.title}: день {day}" if g.language == "ru" else
                               f"{g.title}: day {day}", source=str(f)))
@@ -189,8 +198,7 @@ def plan_role_cards(ctx: GameContext) -> list[Item]:
                else f"{ctx.game.title}: your role")
     return [Item(0, "role-card", nick, nick, f.read_text(encoding="utf-8"), subject=subject,
                  source=str(f))
-            for f in sorted(folder.glob("*.txt"))
-            for nick in [_nick_of_file(ctx, f.stem) or f.stem]]
+            for nick, f in _files_of_players(ctx, folder)]
 
 
 # -- finding a publication on the board after a crash --------------------------------------
