@@ -27,7 +27,6 @@ from scraper_mod.posts import publish
 from scraper_mod.rules.deal import safe_filename
 from scraper_mod.web import create_app
 
-
 # -- item 8 ----------------------------------------------------------------------------------
 
 def _login(app, host: str):
