@@ -10,7 +10,8 @@
 - ``edit(post_id, text)``: ``posting.php?mode=edit&p=P``;
 - ``send_pm(nick, subject, text)``: ``ucp.php?i=pm&mode=compose``, the recipient added by
   name (``add_to``), then the message submitted;
-- ``lock(topic_id)``: the quick-mod tool's link on the topic page, then its confirm form.
+- ``lock(topic_id)``: the quick-mod URL built for the topic (when the page shows the board's
+  own lock tool, outside every post), then its confirm form, checked to be about that topic.
 
 The new post's id is read from phpBB's redirect (``viewtopic.php?p=N#pN``), a PM's from the
 refresh link (``ucp.php?i=pm&mode=view&p=N``). Each refusal is its own ``PostRefused`` naming the
@@ -28,6 +29,7 @@ import lxml.html
 
 from ..errors import FetchError, ForumError
 from .client import PASSWORD_ENV, FetchResult, ForumClient, find_login_form
+from .boardlinks import board_tools, query, same_board
 from .links import post_path
 from .parser import parse_topic_page
 
@@ -413,25 +415,38 @@ class ForumWriter:
 
     # -- moderation --------------------------------------------------------------------------
     def lock(self, topic_id: int) -> None:
-        """Lock a topic with the quick-mod tool and its confirm form (moderators only)."""
+        """Lock a topic with the quick-mod tool and its confirm form (moderators only).
+
+        Only the board's own controls count (a player's link inside a post never does): the
+        lock URL is built here for ``topic_id``, and the confirm form must be the board's
+        (same host), about that one topic and the lock, before it is sent."""
         self.ensure_login()
         page = self.client.get(f"viewtopic.php?t={topic_id}")
         doc = _doc(page.body)
-        links = doc.xpath("//a[contains(@href,'action=lock') and contains(@href,'mcp.php')]") \
-            if doc is not None else []
-        if not links:
-            if doc is not None and doc.xpath("//a[contains(@href,'action=unlock')]"):
+        tools = board_tools(doc, action="lock") if doc is not None else []
+        if not tools:
+            if doc is not None and board_tools(doc, action="unlock"):
                 return    # already locked
             raise PostRefused("no-permission", f"no lock tool on topic {topic_id} for "
                               f"{self.client.username!r}", url=page.url,
                               hint="lock_day_topic needs a moderator account: give it moderator "
                                    "rights or set lock_day_topic = false")
-        confirm_page = self.client.get(urljoin(page.url, links[0].get("href")))
+        what = f"locking topic {topic_id}"
+        confirm_page = self.client.get(f"mcp.php?t={topic_id}&quickmod=1&action=lock")
         form = read_form(confirm_page, "confirm")
         if form is None:
-            err = classify_refusal(confirm_page, what=f"locking topic {topic_id}")
+            err = classify_refusal(confirm_page, what=what)
             raise err or PostRefused("no-form", "no confirm form for the lock",
                                      url=confirm_page.url, hint="lock the topic by hand")
+        ids = [v for k, v in form.fields.items() if k.startswith("topic_id_list[")]
+        target = query(form.action)
+        if (not same_board(form.action, self.client.base_url)
+                or not urlsplit(form.action).path.endswith("mcp.php")
+                or form.fields.get("action") != "lock" or target.get("action") not in (None, "lock")
+                or ids != [str(topic_id)] or target.get("t") not in (None, str(topic_id))):
+            raise PostRefused("unknown", f"the confirm form is not about {what} (topics {ids}, "
+                              f"action {form.fields.get('action')!r}); nothing was sent",
+                              url=confirm_page.url, hint="lock the topic by hand")
         data = dict(form.fields)
         data["confirm"] = "Yes"
         answer = self.client.post(form.action, data)
