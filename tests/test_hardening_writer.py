@@ -12,11 +12,9 @@ the real board into fixtures/phpbb/answers/) served by ``responses``.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-import requests
 import responses
 
 from scraper_mod.forum.client import ForumClient

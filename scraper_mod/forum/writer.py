@@ -28,8 +28,8 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import lxml.html
 
 from ..errors import FetchError, ForumError
-from .client import PASSWORD_ENV, FetchResult, ForumClient, find_login_form
 from .boardlinks import board_tools, query, same_board
+from .client import PASSWORD_ENV, FetchResult, ForumClient, find_login_form
 from .links import post_path
 from .parser import parse_topic_page
 
