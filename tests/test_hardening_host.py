@@ -107,7 +107,7 @@ def test_two_nicks_sharing_a_file_name_are_refused_at_load_naming_both(tmp_path,
                                                                       monkeypatch):
     """Whatever the file name does (here: a name that drops everything but letters), two
     players never share one: the game file is refused, naming both."""
-    import scraper_mod.game.config as config
+    import scraper_mod.game.nickfiles as config
     monkeypatch.setattr(config, "safe_filename", lambda nick: re.sub(r"[\W_]", "", nick))
     game = copy_game(tmp_path)
     edit(game, '"Вася"', '"Маша?2"')
@@ -153,7 +153,7 @@ def test_a_newcomer_whose_file_would_be_a_players_is_refused(tmp_path, monkeypat
     that would share a player's file is refused, naming both, and no card is written."""
     from datetime import datetime, timezone
 
-    import scraper_mod.game.config as config
+    import scraper_mod.game.nickfiles as config
     from scraper_mod.clock import FakeClock
     from scraper_mod.game.host import replace_player
     monkeypatch.setattr(config, "safe_filename", lambda nick: re.sub(r"[\W_]", "", nick))

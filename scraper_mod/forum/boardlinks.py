@@ -7,6 +7,7 @@ its own board (never another host)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 # prosilver's post (div.post, div.postbody, div.content), subsilver2's (div.postbody), a
@@ -15,7 +16,7 @@ _PLAYER_BLOCKS = ("post", "postbody", "content", "signature", "postprofile")
 _POST_ID = re.compile(r"(?:p|post_content|post-)\d+")
 
 
-def outside_posts(el) -> bool:
+def outside_posts(el: Any) -> bool:
     """True when ``el`` is not inside any post, signature or profile block."""
     node = el.getparent()
     while node is not None:
@@ -39,7 +40,7 @@ def query(url: str) -> dict[str, str]:
     return {k: v[0] for k, v in parse_qs(urlsplit(url).query).items()}
 
 
-def board_tools(doc, *, action: str) -> list:
+def board_tools(doc: Any, *, action: str) -> list:
     """The board's own quick-mod links for ``action`` on a topic page (outside every post)."""
     return [a for a in doc.xpath("//a[contains(@href,'mcp.php')]")
             if query(a.get("href") or "").get("action") == action and outside_posts(a)]

@@ -22,9 +22,9 @@ from .. import limits
 from ..errors import ConfigError, RulesError
 from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
-from ..rules.deal import safe_filename
 from ..rules.model import Player, Role, RuleOptions
 from ..rules.names import fold
+from .nickfiles import check_file_names
 
 GAME_FILE = "game.toml"
 MAX_GAME_FILE = 1 << 20     # bytes: a game file is a few KiB; a huge one is never read whole
@@ -265,20 +265,6 @@ def _check_name_clash(r: "_Reader", seen: dict[str, tuple[int, str, str]], i: in
                    "look-alike Latin/Cyrillic letters are ignored)",
                    hint="rename one of them, or drop the alias")
         seen.setdefault(k, (i, name, key))
-
-
-def check_file_names(nicks: list[str], where: str) -> None:
-    """Item 3 of issue 26: every nick's file (``out/role-cards/``, ``out/day-N/pm/``) is its
-    own, on a case-blind file system too; two nicks that would share one are refused, naming
-    both (``where``: what holds them)."""
-    seen: dict[str, str] = {}
-    for nick in nicks:
-        key = safe_filename(nick).casefold()
-        if key in seen and seen[key] != nick:
-            raise ConfigError(f"the nicks {seen[key]!r} and {nick!r} would share the file "
-                              f"{safe_filename(nick)}.txt (role cards, private messages)",
-                              path=where, hint="rename one of them")
-        seen.setdefault(key, nick)
 
 
 def _check_name_characters(r: "_Reader", i: int, nick: str, aliases: list[str]) -> None:

@@ -40,8 +40,8 @@ from ..slotbook import (
     slot_code,
     slot_users,
 )
-from .config import check_file_names
 from .context import GameContext
+from .nickfiles import check_file_names
 from .resolve import resolve_day_files
 
 __all__ = ["Changed", "replace_player", "decide_vote", "decide_kill", "list_decisions",

@@ -18,16 +18,15 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import cast
 
-from ..errors import ConfigError, FetchError, ForumError, ScraperModError
+from ..errors import ConfigError, FetchError, ScraperModError
 from ..forum.connect import make_client
 from ..forum.links import post_path
-from ..forum.parser import parse_forum_page
+from ..forum.lookback import find_pm, find_reply, find_topic, plain
 from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
 from ..game.context import GameContext
 from ..posts.dayfolder import write_atomic
@@ -203,47 +202,27 @@ def plan_role_cards(ctx: GameContext) -> list[Item]:
 
 # -- finding a publication on the board after a crash --------------------------------------
 
-def _plain(text: str) -> str:
-    """A post's words without BBCode and spacing, to match a source with the board's text."""
-    text = re.sub(r"\[/?[a-zA-Z*][^\]]*\]", " ", text)
-    return " ".join(text.split())
-
-
-def _same(source: str, on_board: str) -> bool:
-    a, b = _plain(source), _plain(on_board)
-    n = min(len(a), len(b), 120)
-    return n > 0 and a[:n] == b[:n]
-
-
-def _topic_of_title(writer: ForumWriter, forum_url: str, title: str) -> int | None:
-    writer.ensure_login()
-    try:
-        page = writer.client.get_page(forum_url)
-        topics = parse_forum_page(page.body, url=page.url)
-    except ForumError:
-        return None
-    ids = [t.topic_id for t in topics if t.title == title and t.topic_id]
-    return max(ids) if ids else None
-
-
 def _find_on_board(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[int | None, str | None] | None:
-    """(id, url) of a publication already on the board, else None."""
+    """(id, url) of a publication already on the board, else None: only what this account
+    posted, with the text that was sent (a player's topic of the same title, or another
+    message of the same subject to the same player, is never taken for it)."""
     if item.kind in ("pm", "role-card"):
-        for mid, to, subject in writer.sent_pms():
-            if subject == item.subject and item.to.casefold() in to.casefold().split(" ") + [to.casefold()]:
-                return mid, writer.client.url(f"ucp.php?i=pm&mode=view&p={mid}")
-        return None
+        mid = find_pm(writer, item.to, item.subject, item.text)
+        return (mid, writer.client.url(f"ucp.php?i=pm&mode=view&p={mid}")) if mid else None
     if item.kind == "day-topic" or (item.kind == "newspaper" and not results_target(ctx)):
         forum = ctx.game.forum.forum if item.kind == "day-topic" else ctx.game.publish.results_forum
-        tid = _topic_of_title(writer, cast(str, forum), item.subject)
-        return (tid, writer.client.url(f"viewtopic.php?t={tid}")) if tid else None
+        found = find_topic(writer, cast(str, forum), item.subject, item.text)
+        if found is None:
+            return None
+        if item.kind == "newspaper":
+            ctx.store.put("results_topic_url", writer.client.url(f"viewtopic.php?t={found[0]}"))
+            return found[1], writer.client.url(post_path(found[1]))
+        return found[0], writer.client.url(f"viewtopic.php?t={found[0]}")
     topic = topic_id_of(item.to)
     if topic is None:
         return None
-    for pid, text in writer.own_posts(topic):
-        if _same(item.text, text):
-            return pid, writer.client.url(post_path(pid))
-    return None
+    pid = find_reply(writer, topic, item.text)
+    return (pid, writer.client.url(post_path(pid))) if pid else None
 
 
 # -- posting -------------------------------------------------------------------------------
@@ -251,7 +230,7 @@ def _find_on_board(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[i
 def _changed_line(ctx: GameContext, old: str | None, new: str) -> str:
     added = [ln.strip() for ln in new.splitlines() if ln.strip()
              and ln.strip() not in {x.strip() for x in (old or "").splitlines()}]
-    what = _plain(added[0])[:150] if added else ""
+    what = plain(added[0])[:150] if added else ""
     if ctx.game.language == "ru":
         return f"\n\n[i]Исправлено ведущим: {what or 'итоги пересчитаны после поправки'}.[/i]"
     return f"\n\n[i]Corrected by the host: {what or 'the results were recounted'}.[/i]"
@@ -367,7 +346,8 @@ def publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter | 
             # the board down or a 5xx after the request: it may have the post, so it stays
             # "intended" (looked for on the board next time); a refusal is "failed"
             now = ctx.store.publication(gid, item.day, item.kind, item.key)
-            ambiguous = isinstance(e, FetchError) and now is not None and now["status"] == "intended"
+            ambiguous = (isinstance(e, FetchError) or getattr(e, "kind", "") == "unconfirmed") \
+                and now is not None and now["status"] == "intended"
             ctx.store.set_publication(gid, item.day, item.kind, item.key,
                                       status="intended" if ambiguous else "failed",
                                       sha256=item.sha256, at=ctx.now(), error=msg)
