@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 import pytest
 from test_publish import NEWSPAPER, board_posts, day2_topics, publish, world  # noqa: F401
 
-from scraper_mod.errors import FetchError
+from scraper_mod.errors import FetchError, ScraperModError
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.fetched import FetchResult
 from scraper_mod.game.context import open_game
@@ -131,3 +131,47 @@ def test_crash_recovery_tells_two_messages_of_one_subject_apart_by_their_text(wo
     assert outcomes[("pm", "Big Joe")] == "posted"
     texts = [m.body for m in board.pms.values() if m.to_id == 60]
     assert any("Маша_2 — мафия" in t for t in texts)
+
+
+def test_two_publishers_at_once_never_post_twice(world, capsys):
+    """Item 4(b): while one process publishes the game (here: a child holding the game's
+    publish lock, as ``run`` on autopilot does while it posts), ``publish``, the autopilot
+    and the page's publish button are refused in one line and post nothing."""
+    import subprocess
+    import sys
+
+    from scraper_mod.cli import main
+    from scraper_mod.web import create_app
+
+    game, board, clock = world
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom pathlib import Path\n"
+         "from scraper_mod.posts.publock import publishing\n"
+         "with publishing(Path(sys.argv[1])):\n    print('held', flush=True)\n"
+         "    time.sleep(60)\n", str(game)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert main(["publish", str(game), "--day", "1"]) != 0
+        err = capsys.readouterr().err
+        assert "another publisher" in err and f"pid {holder.pid}" in err
+        assert err.count("\n") == 1
+        ctx = open_game(game, clock=clock)
+        try:       # what the autopilot calls for each day to publish
+            with pytest.raises(ScraperModError, match="another publisher"):
+                pub.publish_day(ctx, 1, retry_after=pub.AUTO_RETRY_SECONDS)
+        finally:
+            ctx.close()
+        app = create_app(game, token="t0ken", csrf="c5rf")
+        c = app.test_client()
+        c.get("/?token=t0ken")
+        r = c.post("/games/game/actions/publish", data={"csrf": "c5rf", "day": "1"},
+                   follow_redirects=True)
+        assert "another publisher" in r.get_data(as_text=True)
+        results = [t for t in board.topics.values() if t.title == "Проверка. Итоги"][0]
+        assert board_posts(board, results.topic_id).count(NEWSPAPER) == 0
+        assert day2_topics(board) == [] and board.sent_pms_log == []
+    finally:
+        holder.kill()
+        holder.wait()
+    assert {o.status for o in publish(game, clock)} == {"posted"}   # the lock went with it
+    assert len(day2_topics(board)) == 1

@@ -33,6 +33,7 @@ from ..posts.dayfolder import write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
 from ..slotbook import slot_users
+from .publock import publishing
 
 log = logging.getLogger(__name__)
 
@@ -296,7 +297,14 @@ def _after_done(ctx: GameContext, item: Item, pid: int | None, url: str | None) 
 def publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter | None = None,
                   retry_after: float = 0.0) -> list[Outcome]:
     """Post each item the board does not have yet (see the module docstring); an item that
-    failed less than ``retry_after`` seconds ago is left for later (``run``'s polls)."""
+    failed less than ``retry_after`` seconds ago is left for later (``run``'s polls). One
+    publisher at a time per game (``publock``): another one is refused in one line."""
+    with publishing(ctx.game.folder):
+        return _publish_items(ctx, items, writer=writer, retry_after=retry_after)
+
+
+def _publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter | None,
+                   retry_after: float) -> list[Outcome]:
     gid = game_id(ctx)
     out: list[Outcome] = []
     for item in items:
