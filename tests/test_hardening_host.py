@@ -81,6 +81,11 @@ def test_a_state_that_links_to_another_games_state_is_refused(tmp_path):
     with pytest.raises(ScraperModError) as e:
         open_game(b)
     assert "state.sqlite3" in str(e.value) and "link" in str(e.value)
+    os.unlink(b / "state.sqlite3")
+    os.link(a / "state.sqlite3", b / "state.sqlite3")       # a second name, not a link
+    with pytest.raises(ScraperModError) as e:
+        open_game(b)
+    assert "state.sqlite3" in str(e.value) and "hard link" in str(e.value)
 
 
 def test_a_huge_game_toml_is_refused_in_one_line_without_reading_it(tmp_path):
