@@ -261,7 +261,13 @@ class ForumWriter:
         last: ForumError | None = None
         for attempt in range(self.tries):
             self.ensure_login()
-            _, form = self._get_form(url, what, form_id)    # a failure here posted nothing
+            try:
+                _, form = self._get_form(url, what, form_id)
+            except FetchError as e:      # nothing was sent: again with a fresh form
+                last = e
+                log.warning("%s: %s; attempt %d of %d", what, e, attempt + 1, self.tries)
+                self.client.pause(min(30.0, 2.0 * 2 ** attempt))
+                continue
             data = dict(form.fields)
             data.update(fields)
             data[button] = "Submit"
