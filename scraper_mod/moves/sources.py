@@ -416,6 +416,8 @@ class PhpbbPmSource:
                 # stored all the same (nothing fetched is lost); read as unreadable
                 log.warning("%s: message %s cannot be read: %s", self.name, msg_id, e)
                 pm = None
+            if pm is not None and self.since is not None and pm.latest < self.since:
+                continue        # an older message (another game) whose row was unreadable
             received = (pm.earliest if pm.precision in ("second", "minute") else pm.latest) \
                 if pm is not None else (s.earliest if s is not None else view.fetched_at)
             mid, is_new = store.add_message(self.name, key, scrub_body(view.body),
