@@ -430,10 +430,13 @@ def test_pm_pages_need_a_login(clock, monkeypatch):
         with pytest.raises(LoginRequiredError):
             ForumClient(requests.Session(), base_url=b.url, sleep=clock.sleep,
                         monotonic=lambda: clock.now().timestamp()).get_page(b.inbox_url())
+        # a message between two others is not shown (the host's own sent ones are, as on
+        # phpBB: its outbox and sentbox)
+        other = b.send_pm("Вася", 58, "тайна", "только Маше", to_id=59)
         client = logged_in(b, clock)
-        # a message to somebody else is not shown
+        assert client.get_page(b.pm_url(5)).status == 200
         with pytest.raises(TopicNotFoundError) as ei:
-            client.get_page(b.pm_url(5))
+            client.get_page(b.pm_url(other))
         assert "запрошенного сообщения не существует" in str(ei.value)
 
 

@@ -27,8 +27,13 @@ class GameLock:
 
     def acquire(self) -> "GameLock":
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            # never through a link: a run.lock -> ../a/state.sqlite3 would be truncated
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
         except OSError as e:
+            if os.path.islink(self.path):
+                raise ScraperModError(f"{self.path}: the lock file is a symbolic link; it is "
+                                      "never followed", hint="remove the link (the daemon "
+                                      "creates its own run.lock)") from None
             raise ScraperModError(f"{self.path}: cannot create the lock file: {e}",
                                   hint="check that the game folder is writable") from None
         try:
@@ -77,7 +82,7 @@ def running_pid(folder: Path) -> int | None:
     if not path.exists():
         return None
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     except OSError:
         return None
     try:

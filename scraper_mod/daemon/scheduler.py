@@ -41,6 +41,7 @@ from ..clock import Clock, SystemClock
 from ..errors import ConfigError, ForumError, MailboxError, RulesError, ScraperModError
 from ..game.config import GAME_FILE, load_game
 from ..game.context import GameContext
+from ..game.resolve import finish_cascade
 from ..posts.numbers import number_ranges
 from ..rules.calendar import Calendar
 from .jobs import ClockJob, ClockScheduler, naive_utc
@@ -423,6 +424,10 @@ class Daemon:
         """Announce the game and set up the jobs (``run`` calls it)."""
         if self._poll_job is not None:
             return
+        redone = finish_cascade(self.ctx)     # a re-resolution a crash cut short
+        if redone:
+            self.info("resolved again after an interrupted re-resolution: day%s %s",
+                      "" if len(redone) == 1 else "s", number_ranges(redone))
         cal = self.calendar()
         g = self.ctx.game
         now = self.now()

@@ -77,9 +77,10 @@ class PMPages(BoardBase):
     def render_pm_view(self, msg_id: int, user: int) -> str | None:
         """One message's view page (``ucp.php?i=pm&mode=view&p=N``); marks it read."""
         m = self.pms.get(msg_id)
-        if m is None or m.to_id != user:
+        if m is None or user not in (m.to_id, m.author_id):   # the sender sees it too
             return None
-        m.read = True
+        if m.to_id == user:
+            m.read = True
         s = self.s
         to = self.users.get(m.to_id)
         to_link = self._user_link(m.to_id, to.name if to else "?")

@@ -38,7 +38,8 @@ from scraper_mod.forum.parse.html import (
 from scraper_mod.forum.parse.kinds import classify_error_page
 from scraper_mod.forum.parse.markup import walk_body
 
-__all__ = ["PmSummary", "PrivateMessage", "parse_pm_inbox", "parse_pm_view"]
+__all__ = ["PmRowProblem", "PmSummary", "PrivateMessage", "parse_pm_inbox", "parse_pm_view",
+           "read_pm_inbox"]
 
 _RE_MSG_PARAM = re.compile(r"[?&;](?:amp;)?p=(\d{1,12})")
 _RE_REPORT = re.compile(r"/pm/(\d{1,12})/report")
@@ -63,6 +64,17 @@ class PmSummary:
     precision: Precision
     unread: bool
     url: str                     # the message's view page, absolute when the inbox URL was
+
+
+@dataclass(frozen=True)
+class PmRowProblem:
+    """An inbox row that cannot be read (no sender or date, a date the parser does not
+    know): what of it could be read, why, and the row's text (to store and report)."""
+
+    msg_id: int | None
+    author: str | None
+    reason: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -118,11 +130,18 @@ def _row_container(inp):
 
 
 def _parse_pm_inbox(body, *, url, fetched_at, tz) -> list[PmSummary]:
-    """The messages listed on an inbox (or other folder) page, in page order (newest first).
+    """The messages listed on an inbox (or other folder) page, in page order (newest first);
+    a row that cannot be read is left out (``read_pm_inbox`` names it).
 
     Raises ``LoginRequiredError`` for the login page, ``ParseError`` for anything that is
     not a message list; an empty folder gives ``[]``.
     """
+    return _parse_pm_rows(body, url=url, fetched_at=fetched_at, tz=tz)[0]
+
+
+def _parse_pm_rows(body, *, url, fetched_at, tz) -> tuple[list[PmSummary], list[PmRowProblem]]:
+    """``read_pm_inbox``: the rows read, and those that could not be (one row a player
+    wrote strangely never hides the others)."""
     doc = parse_html(body, url)
     rows = []
     for inp in doc.iter("input"):
@@ -135,51 +154,67 @@ def _parse_pm_inbox(body, *, url, fetched_at, tz) -> list[PmSummary]:
                         or "i=ucp_pm" in (a.get("href") or "") for a in doc.iter("a"))
         has_login = any(i.get("type") == "password" for i in doc.iter("input"))
         if is_ucp_pm and not has_login and _complete(body):
-            return []
+            return [], []
         raise classify_error_page(doc, url=url, what="inbox")
     if not _complete(body):
         raise ParseError("the page is truncated (no </html>); messages may be missing",
                          url=url or None, hint="retry the request")
     out: list[PmSummary] = []
+    problems: list[PmRowProblem] = []
     for inp, row in rows:
-        msg_id = int(inp.get("value")) if (inp.get("value") or "").isdigit() else None
-        subject = view_href = None
-        author = author_id = None
-        date_text = None
-        unread = "unread" in (row.get("class") or "")
-        for el in row.iter("a", "img", "p", "dl"):
-            tag = el.tag
-            if tag == "dl":
-                if "unread" in (el.get("class") or ""):
-                    unread = True
-            elif tag == "img":
-                if "unread" in (el.get("src") or ""):
-                    unread = True
-            elif tag == "p":
-                if el.get("class") == "topicdetails" and date_text is None:
-                    date_text = _norm(_tc(el))
-            else:
-                href = el.get("href") or ""
-                text = _norm(_tc(el))
-                if "mode=view" in href and text and subject is None:
-                    subject, view_href = text, href
-                    if msg_id is None:
-                        msg_id = _int_param(_RE_MSG_PARAM, href)
-                elif "mode=viewprofile" in href and author is None:
-                    author, author_id = text, _int_param(_RE_U_PARAM, href)
-                    tail = _norm(el.tail or "")
-                    if date_text is None and tail.startswith("»"):
-                        date_text = tail[1:].strip()
-        what = f"message {msg_id}"
-        if msg_id is None or subject is None or not author or not date_text:
-            raise ParseError(f"an inbox row without id, subject, sender or date "
-                             f"({what})", url=url or None)
+        got = _pm_row(inp, row, url=url, fetched_at=fetched_at, tz=tz)
+        if isinstance(got, PmSummary):
+            out.append(got)
+        else:
+            problems.append(got)
+    return out, problems
+
+
+def _pm_row(inp, row, *, url, fetched_at, tz) -> PmSummary | PmRowProblem:
+    msg_id = int(inp.get("value")) if (inp.get("value") or "").isdigit() else None
+    subject = view_href = None
+    author = author_id = None
+    date_text = None
+    unread = "unread" in (row.get("class") or "")
+    for el in row.iter("a", "img", "p", "dl"):
+        tag = el.tag
+        if tag == "dl":
+            if "unread" in (el.get("class") or ""):
+                unread = True
+        elif tag == "img":
+            if "unread" in (el.get("src") or ""):
+                unread = True
+        elif tag == "p":
+            if el.get("class") == "topicdetails" and date_text is None:
+                date_text = _norm(_tc(el))
+        else:
+            href = el.get("href") or ""
+            text = _norm(_tc(el))
+            if ("mode=view" in href and "mode=viewprofile" not in href
+                    and (text or view_href is None) and not subject):
+                # a subject that looks blank (U+3164, U+2800 ...) is an empty subject
+                subject, view_href = text, href
+                if msg_id is None:
+                    msg_id = _int_param(_RE_MSG_PARAM, href)
+            elif "mode=viewprofile" in href and author is None:
+                author, author_id = text, _int_param(_RE_U_PARAM, href)
+                tail = _norm(el.tail or "")
+                if date_text is None and tail.startswith("»"):
+                    date_text = tail[1:].strip()
+    what = f"message {msg_id}"
+    if msg_id is None or subject is None or not author or not date_text:
+        return PmRowProblem(msg_id, author or None, "an inbox row without id, subject, sender "
+                            f"or date ({what})", _norm(_tc(row))[:500])
+    try:
         tr = _when(date_text, what=what, tz=tz, fetched_at=fetched_at, url=url)
-        out.append(PmSummary(msg_id=msg_id, subject=subject, author=author,
-                             author_id=author_id, sent_at=tr.earliest, earliest=tr.earliest,
-                             latest=tr.latest, precision=tr.precision, unread=unread,
-                             url=urljoin(url, view_href) if url else cast(str, view_href)))
-    return out
+    except ParseError as e:
+        if fetched_at is None:      # the caller's mistake, not the row's
+            raise
+        return PmRowProblem(msg_id, author, e.message, _norm(_tc(row))[:500])
+    return PmSummary(msg_id=msg_id, subject=subject, author=author, author_id=author_id,
+                     sent_at=tr.earliest, earliest=tr.earliest, latest=tr.latest,
+                     precision=tr.precision, unread=unread,
+                     url=urljoin(url, view_href) if url else cast(str, view_href))
 
 
 def _label(b) -> str | None:
@@ -295,4 +330,5 @@ def _parse_pm_view(body, *, url, fetched_at, tz) -> PrivateMessage:
 
 
 parse_pm_inbox = _guard(_parse_pm_inbox)
+read_pm_inbox = _guard(_parse_pm_rows)
 parse_pm_view = _guard(_parse_pm_view)

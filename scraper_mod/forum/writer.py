@@ -10,7 +10,8 @@
 - ``edit(post_id, text)``: ``posting.php?mode=edit&p=P``;
 - ``send_pm(nick, subject, text)``: ``ucp.php?i=pm&mode=compose``, the recipient added by
   name (``add_to``), then the message submitted;
-- ``lock(topic_id)``: the quick-mod tool's link on the topic page, then its confirm form.
+- ``lock(topic_id)``: the quick-mod URL built for the topic (when the page shows the board's
+  own lock tool, outside every post), then its confirm form, checked to be about that topic.
 
 The new post's id is read from phpBB's redirect (``viewtopic.php?p=N#pN``), a PM's from the
 refresh link (``ucp.php?i=pm&mode=view&p=N``). Each refusal is its own ``PostRefused`` naming the
@@ -22,13 +23,16 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
+from typing import Callable
 from urllib.parse import parse_qs, urljoin, urlsplit
 
 import lxml.html
 
 from ..errors import FetchError, ForumError
+from .boardlinks import board_tools, query, same_board
 from .client import PASSWORD_ENV, FetchResult, ForumClient, find_login_form
 from .links import post_path
+from .lookback import find_pm, find_reply, find_topic, first_post, post_by_me, same_text
 from .parse import parse_topic_page
 
 log = logging.getLogger(__name__)
@@ -124,6 +128,24 @@ def classify_refusal(result: FetchResult, *, what: str) -> PostRefused | None:
             return PostRefused(kind, f"the board refused {what}: {text[:200]}", url=result.url,
                                hint=hint, transient=transient)
     return None
+
+
+Probe = Callable[[dict[str, str]], "Posted | None"]
+
+
+def _look(probe: Probe | None, fields: dict[str, str], what: str) -> Posted | None:
+    """What ``probe`` finds on the board after a failed POST (None: not there, post again)."""
+    if probe is None:
+        return None
+    try:
+        found = probe(fields)
+    except ForumError as e:       # cannot look: never post blindly a second time
+        raise PostRefused("unconfirmed", f"cannot tell whether the board took {what}: {e}",
+                          url=getattr(e, "url", "") or "", hint="look at the board; run "
+                          "publish again (it looks there first)") from None
+    if found is not None:
+        log.info("%s: the board took it after all (%s)", what, found.url)
+    return found
 
 
 @dataclass
@@ -229,23 +251,36 @@ class ForumWriter:
         return page, form
 
     def _submit(self, url: str, fields: dict[str, str], what: str, *,
-                form_id: str = "postform", button: str = "post") -> FetchResult:
+                form_id: str = "postform", button: str = "post",
+                probe: Probe | None = None) -> FetchResult | Posted:
         """Fetch the form at ``url``, fill ``fields``, submit it; retry transient refusals
-        with a fresh form. Returns phpBB's answer (a redirect, or the message page)."""
+        with a fresh form. Returns phpBB's answer (a redirect, or the message page), or what
+        ``probe`` found on the board: after a time-out, a reset or a 5xx answer to the POST
+        the board may have taken it, so ``probe(form fields)`` looks before it is sent again
+        (issue 26, item 4)."""
         last: ForumError | None = None
         for attempt in range(self.tries):
             self.ensure_login()
             try:
                 _, form = self._get_form(url, what, form_id)
-                data = dict(form.fields)
-                data.update(fields)
-                data[button] = "Submit"
-                self.client.pause(self.form_age)   # phpBB refuses a form of this very second
-                answer = self.client.post(form.action, data)
-            except FetchError as e:      # the board down or 5xx: again with a fresh form
+            except FetchError as e:      # nothing was sent: again with a fresh form
                 last = e
                 log.warning("%s: %s; attempt %d of %d", what, e, attempt + 1, self.tries)
                 self.client.pause(min(30.0, 2.0 * 2 ** attempt))
+                continue
+            data = dict(form.fields)
+            data.update(fields)
+            data[button] = "Submit"
+            self.client.pause(self.form_age)   # phpBB refuses a form of this very second
+            try:
+                answer = self.client.post(form.action, data)
+            except FetchError as e:      # the board down or 5xx: did it take it?
+                last = e
+                log.warning("%s: %s; attempt %d of %d", what, e, attempt + 1, self.tries)
+                self.client.pause(min(30.0, 2.0 * 2 ** attempt))
+                found = _look(probe, form.fields, what)
+                if found is not None:
+                    return found
                 continue
             if 300 <= answer.status < 400 or _refresh_url(answer):
                 return answer
@@ -270,43 +305,85 @@ class ForumWriter:
 
     # -- posting -----------------------------------------------------------------------------
     def reply(self, topic_id: int, text: str, *, subject: str | None = None) -> Posted:
-        """Reply in topic ``topic_id``; the new post's id and URL."""
+        """Reply in topic ``topic_id``; the new post's id and URL, checked on the board."""
         url = self.client.url(f"posting.php?mode=reply&t={topic_id}")
         fields = {"message": text}
         if subject:
             fields["subject"] = subject
-        answer = self._submit(url, fields, f"a reply in topic {topic_id}")
-        return self._posted(answer)
+
+        def probe(form: dict[str, str]) -> Posted | None:
+            last = form.get("topic_cur_post_id", "")
+            pid = find_reply(self, topic_id, text, after=int(last) if last.isdigit() else None)
+            return Posted(pid, self.client.url(post_path(pid))) if pid else None
+        what = f"a reply in topic {topic_id}"
+        answer = self._submit(url, fields, what, probe=probe)
+        if isinstance(answer, Posted):
+            return answer
+        posted = self._posted(answer)
+        self._confirm(posted, answer, what, topic_id=topic_id)
+        return posted
 
     def new_topic(self, forum_id: int, subject: str, text: str) -> tuple[int | None, Posted]:
-        """Open a topic in forum ``forum_id``; its topic id and its first post."""
+        """Open a topic in forum ``forum_id``; its topic id and its first post, checked on the
+        board."""
         url = self.client.url(f"posting.php?mode=post&f={forum_id}")
-        answer = self._submit(url, {"subject": subject, "message": text},
-                              f"a new topic in forum {forum_id}")
-        loc = answer.headers.get("Location") or _refresh_url(answer) or ""
-        topic = topic_id_of(loc)
+        what = f"a new topic in forum {forum_id}"
+
+        def probe(form: dict[str, str]) -> Posted | None:
+            found = find_topic(self, f"viewforum.php?f={forum_id}", subject, text)
+            return Posted(found[1], self.client.url(post_path(found[1]))) if found else None
+        answer = self._submit(url, {"subject": subject, "message": text}, what, probe=probe)
+        if isinstance(answer, Posted):
+            return self._confirm(answer, None, what), answer
         posted = self._posted(answer)
-        if topic is None and posted.id is not None:
-            page = self.client.get(f"viewtopic.php?p={posted.id}")
-            topic = topic_id_of(page.url)
+        loc = urljoin(answer.url, answer.headers.get("Location") or _refresh_url(answer) or "")
+        topic = topic_id_of(loc) if same_board(loc, self.client.base_url) else None
         if posted.id is None and topic is not None:
-            found = self.own_posts(topic, limit=1, first=True)
-            if found:
-                posted = Posted(found[0][0], self.client.url(post_path(found[0][0])))
-        return topic, posted
+            # phpBB names a new topic (viewtopic.php?t=T): its first post must be ours
+            first = first_post(self, topic)
+            if first is not None and same_text(text, first[2]):
+                posted = Posted(first[0], self.client.url(post_path(first[0])))
+        return self._confirm(posted, answer, what, topic_id=topic), posted
 
     def edit(self, post_id: int, text: str, *, reason: str = "") -> Posted:
         url = self.client.url(f"posting.php?mode=edit&p={post_id}")
         fields = {"message": text}
         if reason:
             fields["edit_reason"] = reason
-        self._submit(url, fields, f"an edit of post {post_id}")
+        what = f"an edit of post {post_id}"
+        answer = self._submit(url, fields, what)     # an edit sent twice is the same edit
+        if isinstance(answer, FetchResult) and self._posted(answer).id != post_id:
+            raise PostRefused("unconfirmed", f"the board did not confirm {what}: its answer "
+                              f"names no post {post_id} "
+                              f"({answer.headers.get('Location') or _refresh_url(answer)})",
+                              url=answer.url, hint="look at the post on the board; a session "
+                                                   "that ended or a moderation queue?")
         return Posted(post_id, self.client.url(post_path(post_id)))
 
     def _posted(self, answer: FetchResult) -> Posted:
         loc = answer.headers.get("Location") or _refresh_url(answer) or ""
-        pid = _post_id(loc)
+        target = urljoin(answer.url, loc)
+        pid = _post_id(loc) if (urlsplit(target).path.endswith("viewtopic.php")
+                                and same_board(target, self.client.base_url)) else None
         return Posted(pid, self.client.url(loc) if loc else None)
+
+    def _confirm(self, posted: Posted, answer: FetchResult | None, what: str, *,
+                 topic_id: int | None = None) -> int | None:
+        """Issue 26, item 6: a redirect is no success. Posted means phpBB's answer names the
+        new post (``viewtopic.php?p=N``) and the board shows post N, written by this account
+        (in ``topic_id`` when given). Returns the post's topic id."""
+        shown = post_by_me(self, posted.id) if posted.id is not None else None
+        if shown is None or (topic_id is not None and shown[0] != topic_id):
+            where = (answer.headers.get("Location") or _refresh_url(answer) or "") \
+                if answer is not None else ""
+            raise PostRefused("unconfirmed", f"the board did not confirm {what}: "
+                              + (f"its answer led to {where or 'no page'}, naming no new post"
+                                 if posted.id is None else
+                                 f"post {posted.id} is not this account's there"),
+                              url=answer.url if answer is not None else self.client.url(""),
+                              hint="look at the board (a session that ended? a moderation "
+                                   "queue?); it is looked for there before it is posted again")
+        return shown[0]
 
     # -- private messages ------------------------------------------------------------------
     def send_pm(self, nick: str, subject: str, text: str) -> Posted:
@@ -335,10 +412,18 @@ class ForumWriter:
                 data.update({"subject": subject, "message": text, "post": "Submit"})
                 data.pop("username_list", None)
                 self.client.pause(self.form_age)
-                answer = self.client.post(form2.action, data)
-            except FetchError as e:
+            except FetchError as e:      # nothing was sent yet
                 last = e
                 self.client.pause(min(30.0, 2.0 * 2 ** attempt))
+                continue
+            try:
+                answer = self.client.post(form2.action, data)
+            except FetchError as e:      # sent, perhaps: look in the sentbox first
+                last = e
+                self.client.pause(min(30.0, 2.0 * 2 ** attempt))
+                found = _look(lambda _: self._sent(nick, subject, text), data, what)
+                if found is not None:
+                    return found
                 continue
             except PostRefused as e:
                 if not e.transient:
@@ -360,6 +445,10 @@ class ForumWriter:
                 self.client.pause(self.flood_wait)
         assert last is not None
         raise last
+
+    def _sent(self, nick: str, subject: str, text: str) -> Posted | None:
+        mid = find_pm(self, nick, subject, text)
+        return Posted(mid, self.client.url(f"ucp.php?i=pm&mode=view&p={mid}")) if mid else None
 
     def sent_pms(self) -> list[tuple[int, str, str]]:
         """(message id, recipient, subject) of the account's outbox and sentbox."""
@@ -413,25 +502,38 @@ class ForumWriter:
 
     # -- moderation --------------------------------------------------------------------------
     def lock(self, topic_id: int) -> None:
-        """Lock a topic with the quick-mod tool and its confirm form (moderators only)."""
+        """Lock a topic with the quick-mod tool and its confirm form (moderators only).
+
+        Only the board's own controls count (a player's link inside a post never does): the
+        lock URL is built here for ``topic_id``, and the confirm form must be the board's
+        (same host), about that one topic and the lock, before it is sent."""
         self.ensure_login()
         page = self.client.get(f"viewtopic.php?t={topic_id}")
         doc = _doc(page.body)
-        links = doc.xpath("//a[contains(@href,'action=lock') and contains(@href,'mcp.php')]") \
-            if doc is not None else []
-        if not links:
-            if doc is not None and doc.xpath("//a[contains(@href,'action=unlock')]"):
+        tools = board_tools(doc, action="lock") if doc is not None else []
+        if not tools:
+            if doc is not None and board_tools(doc, action="unlock"):
                 return    # already locked
             raise PostRefused("no-permission", f"no lock tool on topic {topic_id} for "
                               f"{self.client.username!r}", url=page.url,
                               hint="lock_day_topic needs a moderator account: give it moderator "
                                    "rights or set lock_day_topic = false")
-        confirm_page = self.client.get(urljoin(page.url, links[0].get("href")))
+        what = f"locking topic {topic_id}"
+        confirm_page = self.client.get(f"mcp.php?t={topic_id}&quickmod=1&action=lock")
         form = read_form(confirm_page, "confirm")
         if form is None:
-            err = classify_refusal(confirm_page, what=f"locking topic {topic_id}")
+            err = classify_refusal(confirm_page, what=what)
             raise err or PostRefused("no-form", "no confirm form for the lock",
                                      url=confirm_page.url, hint="lock the topic by hand")
+        ids = [v for k, v in form.fields.items() if k.startswith("topic_id_list[")]
+        target = query(form.action)
+        if (not same_board(form.action, self.client.base_url)
+                or not urlsplit(form.action).path.endswith("mcp.php")
+                or form.fields.get("action") != "lock" or target.get("action") not in (None, "lock")
+                or ids != [str(topic_id)] or target.get("t") not in (None, str(topic_id))):
+            raise PostRefused("unknown", f"the confirm form is not about {what} (topics {ids}, "
+                              f"action {form.fields.get('action')!r}); nothing was sent",
+                              url=confirm_page.url, hint="lock the topic by hand")
         data = dict(form.fields)
         data["confirm"] = "Yes"
         answer = self.client.post(form.action, data)

@@ -25,8 +25,10 @@ from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
 from ..rules.model import Player, Role, RuleOptions
 from ..rules.names import fold
+from .nickfiles import check_file_names
 
 GAME_FILE = "game.toml"
+MAX_GAME_FILE = 1 << 20     # bytes: a game file is a few KiB; a huge one is never read whole
 STATE_FILE = "state.sqlite3"
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _HHMM = re.compile(r"^([01]\d|2[0-3]):([0-5]\d)$")
@@ -168,7 +170,7 @@ def load_game(arg: str | Path) -> Game:
     path = resolve_game_path(arg)
     try:
         # utf-8-sig: Windows Notepad starts UTF-8 files with a byte order mark
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        data = tomllib.loads(_read_capped(path).decode("utf-8-sig"))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"not valid TOML: {e}", path=str(path)) from None
     except UnicodeDecodeError as e:
@@ -177,6 +179,19 @@ def load_game(arg: str | Path) -> Game:
     except OSError as e:
         raise ConfigError(f"cannot read: {e}", path=str(path)) from None
     return parse_game(data, path=path)
+
+
+def _read_capped(path: Path) -> bytes:
+    """The game file's bytes, refused in one line when it is larger than ``MAX_GAME_FILE``
+    (the folder scan reads every game file every minute: a few GB would kill the daemon of
+    every game)."""
+    with path.open("rb") as f:
+        raw = f.read(MAX_GAME_FILE + 1)
+    if len(raw) > MAX_GAME_FILE:
+        raise ConfigError(f"the game file is larger than {MAX_GAME_FILE >> 20} MiB; it is not "
+                          "read", path=str(path), hint="a game file is a few KiB: check what "
+                          "was written into it")
+    return raw
 
 
 def _check_url(r: "_Reader", key: str, url: str, *, topic: bool = False) -> None:
@@ -404,6 +419,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
         if len(holders) > 1:
             r.fail("players", f"{len(holders)} players have the role {single.value} "
                    f"({', '.join(holders)}); a game has at most one")
+    check_file_names([p.nick for p in players], str(path))
     nicks = {p.nick for p in players}
     if host and host in nicks:
         r.fail("game.host", f"the host {host!r} is also a player")
@@ -545,7 +561,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
 
 def _check_limits(r: "_Reader", table, prefix: str, *, sizes=(), seconds=(),
                   counts=()) -> None:
-    """The limits of issue 18 (``scraper_mod.limits``): sizes in bytes from 1 KiB, times in
+    """The limits of issue 18 (``forum.client``, ``moves.capped``): sizes in bytes from 1 KiB, times in
     seconds above 0, counts from 1."""
     for key in sizes:
         v = getattr(table, key)

@@ -97,6 +97,24 @@ def check_state_owner(game: Game, store: Store) -> None:
             pass
 
 
+def _refuse_linked_state(game: Game) -> None:
+    """The game's state is its own file: a ``state.sqlite3`` (or its -wal/-shm) that is a
+    symbolic link, to another game's state say, is refused, never followed; so is a state
+    with a second name (a hard link)."""
+    for suffix in ("", "-wal", "-shm"):
+        path = Path(str(game.state_path) + suffix)
+        if path.is_symlink():
+            raise StorageError(f"the state file is a symbolic link (to {os.readlink(path)}); "
+                               "a game's state is never read through a link", path=str(path),
+                               hint="each game keeps its own state.sqlite3: remove the link, "
+                                    "or copy the file if this game should continue from it")
+        if suffix == "" and path.is_file() and path.stat().st_nlink > 1:
+            raise StorageError("the state file is a hard link shared with another file "
+                               f"({path.stat().st_nlink} names); another game's state would "
+                               "mix into this one", path=str(path),
+                               hint="each game keeps its own state.sqlite3: copy it instead")
+
+
 def open_game(arg: str | Path, *, clock: Clock | None = None,
               readonly: bool = False) -> GameContext:
     """Load the game file and open (creating if needed) its state store.
@@ -106,6 +124,7 @@ def open_game(arg: str | Path, *, clock: Clock | None = None,
     a game with no state yet reads as empty. Otherwise the secret files an older version
     left readable by others are tightened (``tighten_secret_files``)."""
     game = load_game(arg)
+    _refuse_linked_state(game)
     store = Store(game.state_path, readonly=readonly)
     try:
         check_state_owner(game, store)

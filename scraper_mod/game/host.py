@@ -30,6 +30,7 @@ from ..rules.deal import effective_duty, effective_players, role_card, safe_file
 from ..rules.slots import Book
 from ..rules.state import GameState
 from .context import GameContext
+from .nickfiles import check_file_names
 from .publish import auto_publish, plan_role_cards, publish_items
 from .resolve import resolve_day_files
 from .slotbook import (
@@ -40,6 +41,7 @@ from .slotbook import (
     load_book,
     resolve_view,
     slot_code,
+    slot_users,
 )
 
 __all__ = ["Changed", "replace_player", "decide_vote", "decide_kill", "list_decisions",
@@ -133,6 +135,8 @@ def _new_nick(ctx: GameContext, book: Book, new: str) -> str:
                           hint="a newcomer must be another forum user")
     if ctx.game.host and ctx.game.host.casefold() == new.casefold():
         raise ConfigError(f"{new!r} is the host", hint="the host cannot take a slot")
+    # the newcomer's role card and messages get a file of their own (issue 26, item 3)
+    check_file_names([p.nick for p in slot_users(ctx, book)] + [new], str(ctx.game.path))
     return new
 
 

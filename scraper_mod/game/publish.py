@@ -18,21 +18,22 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import cast
 
-from ..errors import ConfigError, FetchError, ForumError, ScraperModError
+from ..errors import ConfigError, FetchError, ScraperModError
 from ..forum.links import post_path
-from ..forum.parse import parse_forum_page
+from ..forum.lookback import find_pm, find_reply, find_topic, plain
 from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
 from ..posts.dayfolder import write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
 from .connect import make_client
 from .context import GameContext
+from .publock import publishing
+from .slotbook import slot_users
 
 log = logging.getLogger(__name__)
 
@@ -85,11 +86,20 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def _nick_of_file(ctx: GameContext, name: str) -> str | None:
-    for p in ctx.game.players:
-        if name == safe_filename(p.nick):
-            return p.nick
-    return None
+def _files_of_players(ctx: GameContext, folder: Path) -> list[tuple[str, Path]]:
+    """(nick, file) for each player (newcomers too) whose file is in ``folder``, in file
+    order: what is sent to a player is looked up by the player, never by a file's name (a
+    file no player owns is left alone, never sent to a "nick" made of its name)."""
+    found = []
+    for p in slot_users(ctx):
+        path = folder / f"{safe_filename(p.nick)}.txt"
+        if path.is_file():
+            found.append((p.nick, path))
+    owned = {path.name for _, path in found}
+    for f in folder.glob("*.txt") if folder.is_dir() else ():
+        if f.name not in owned:
+            log.warning("%s: no player's file; it is not sent", f)
+    return sorted(found, key=lambda x: x[1].name)
 
 
 def results_target(ctx: GameContext) -> str | None:
@@ -138,8 +148,7 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
                               ctx.topic_for_day(day) or f"(no topic for day {day})", start,
                               source=str(folder / "day-start.bbcode")))
     if pub.private_messages and (folder / "pm").is_dir():
-        for f in sorted((folder / "pm").glob("*.txt")):
-            nick = _nick_of_file(ctx, f.stem) or f.stem
+        for nick, f in _files_of_players(ctx, folder / "pm"):
             items.append(Item(day, "pm", nick, nick, f.read_text(encoding="utf-8"),
                               subject=f"{g.title}: день {day}" if g.language == "ru" else
                               f"{g.title}: day {day}", source=str(f)))
@@ -189,53 +198,32 @@ def plan_role_cards(ctx: GameContext) -> list[Item]:
                else f"{ctx.game.title}: your role")
     return [Item(0, "role-card", nick, nick, f.read_text(encoding="utf-8"), subject=subject,
                  source=str(f))
-            for f in sorted(folder.glob("*.txt"))
-            for nick in [_nick_of_file(ctx, f.stem) or f.stem]]
+            for nick, f in _files_of_players(ctx, folder)]
 
 
 # -- finding a publication on the board after a crash --------------------------------------
 
-def _plain(text: str) -> str:
-    """A post's words without BBCode and spacing, to match a source with the board's text."""
-    text = re.sub(r"\[/?[a-zA-Z*][^\]]*\]", " ", text)
-    return " ".join(text.split())
-
-
-def _same(source: str, on_board: str) -> bool:
-    a, b = _plain(source), _plain(on_board)
-    n = min(len(a), len(b), 120)
-    return n > 0 and a[:n] == b[:n]
-
-
-def _topic_of_title(writer: ForumWriter, forum_url: str, title: str) -> int | None:
-    writer.ensure_login()
-    try:
-        page = writer.client.get_page(forum_url)
-        topics = parse_forum_page(page.body, url=page.url)
-    except ForumError:
-        return None
-    ids = [t.topic_id for t in topics if t.title == title and t.topic_id]
-    return max(ids) if ids else None
-
-
 def _find_on_board(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[int | None, str | None] | None:
-    """(id, url) of a publication already on the board, else None."""
+    """(id, url) of a publication already on the board, else None: only what this account
+    posted, with the text that was sent (a player's topic of the same title, or another
+    message of the same subject to the same player, is never taken for it)."""
     if item.kind in ("pm", "role-card"):
-        for mid, to, subject in writer.sent_pms():
-            if subject == item.subject and item.to.casefold() in to.casefold().split(" ") + [to.casefold()]:
-                return mid, writer.client.url(f"ucp.php?i=pm&mode=view&p={mid}")
-        return None
+        mid = find_pm(writer, item.to, item.subject, item.text)
+        return (mid, writer.client.url(f"ucp.php?i=pm&mode=view&p={mid}")) if mid else None
     if item.kind == "day-topic" or (item.kind == "newspaper" and not results_target(ctx)):
         forum = ctx.game.forum.forum if item.kind == "day-topic" else ctx.game.publish.results_forum
-        tid = _topic_of_title(writer, cast(str, forum), item.subject)
-        return (tid, writer.client.url(f"viewtopic.php?t={tid}")) if tid else None
+        found = find_topic(writer, cast(str, forum), item.subject, item.text)
+        if found is None:
+            return None
+        if item.kind == "newspaper":
+            ctx.store.put("results_topic_url", writer.client.url(f"viewtopic.php?t={found[0]}"))
+            return found[1], writer.client.url(post_path(found[1]))
+        return found[0], writer.client.url(f"viewtopic.php?t={found[0]}")
     topic = topic_id_of(item.to)
     if topic is None:
         return None
-    for pid, text in writer.own_posts(topic):
-        if _same(item.text, text):
-            return pid, writer.client.url(post_path(pid))
-    return None
+    pid = find_reply(writer, topic, item.text)
+    return (pid, writer.client.url(post_path(pid))) if pid else None
 
 
 # -- posting -------------------------------------------------------------------------------
@@ -243,7 +231,7 @@ def _find_on_board(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[i
 def _changed_line(ctx: GameContext, old: str | None, new: str) -> str:
     added = [ln.strip() for ln in new.splitlines() if ln.strip()
              and ln.strip() not in {x.strip() for x in (old or "").splitlines()}]
-    what = _plain(added[0])[:150] if added else ""
+    what = plain(added[0])[:150] if added else ""
     if ctx.game.language == "ru":
         return f"\n\n[i]Исправлено ведущим: {what or 'итоги пересчитаны после поправки'}.[/i]"
     return f"\n\n[i]Corrected by the host: {what or 'the results were recounted'}.[/i]"
@@ -309,7 +297,14 @@ def _after_done(ctx: GameContext, item: Item, pid: int | None, url: str | None) 
 def publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter | None = None,
                   retry_after: float = 0.0) -> list[Outcome]:
     """Post each item the board does not have yet (see the module docstring); an item that
-    failed less than ``retry_after`` seconds ago is left for later (``run``'s polls)."""
+    failed less than ``retry_after`` seconds ago is left for later (``run``'s polls). One
+    publisher at a time per game (``publock``): another one is refused in one line."""
+    with publishing(ctx.game.folder):
+        return _publish_items(ctx, items, writer=writer, retry_after=retry_after)
+
+
+def _publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter | None,
+                   retry_after: float) -> list[Outcome]:
     gid = game_id(ctx)
     out: list[Outcome] = []
     for item in items:
@@ -359,7 +354,8 @@ def publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter | 
             # the board down or a 5xx after the request: it may have the post, so it stays
             # "intended" (looked for on the board next time); a refusal is "failed"
             now = ctx.store.publication(gid, item.day, item.kind, item.key)
-            ambiguous = isinstance(e, FetchError) and now is not None and now["status"] == "intended"
+            ambiguous = (isinstance(e, FetchError) or getattr(e, "kind", "") == "unconfirmed") \
+                and now is not None and now["status"] == "intended"
             ctx.store.set_publication(gid, item.day, item.kind, item.key,
                                       status="intended" if ambiguous else "failed",
                                       sha256=item.sha256, at=ctx.now(), error=msg)

@@ -23,6 +23,7 @@ later days that depend on this one. The layers, each usable alone:
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import shutil
 from dataclasses import dataclass, replace
@@ -48,6 +49,8 @@ from .report import DayReport, RandomReveal, Rejected, build_candidates, vote_ta
 from .rescan import check_topic_read, final_scan
 from .slotbook import report_extras, resolve_view, with_book
 from .tally import DayTally, tally_day
+
+log = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------------------------------------
 # The service: resolve a day of a game and write its posts
@@ -237,6 +240,8 @@ def resolve_day_files(ctx: GameContext, day: int | None = None, *, force: bool =
         raise RulesError(f"day {day}'s deadline has not passed yet: it is "
                          f"{deadline.astimezone(ctx.game.timezone).isoformat()}",
                          hint="wait for it, or use --force to resolve early")
+    if cascade:
+        finish_cascade(ctx)         # a re-resolution a crash cut short, first
     checked_state_before(ctx, day)  # before any network: an impossible day fails fast
     if not offline:
         final_scan(ctx, day)
@@ -269,18 +274,50 @@ def resolve_day_files(ctx: GameContext, day: int | None = None, *, force: bool =
     rewritten: list[int] = []
     withdrawn: list[int] = []
     if cascade:
-        later = sorted(d for d in ctx.store.resolutions() if d > day)
-        for d in later:
-            if ctx.store.resolution(d - 1) is None or (ctx.store.resolution(d - 1) or {}).get(
-                    "winner"):
-                withdraw_day(ctx, d)
-                withdrawn.append(d)
-                continue
-            resolve_day_files(ctx, d, force=True, offline=True, cascade=False)
-            rewritten.append(d)
+        rewritten, withdrawn = _cascade(ctx, day)
     return ResolveOutcome(day=day, result=result, out_dir=final, files=tuple(files),
                           report=report, state=after, lynch=lynch, rewritten=tuple(rewritten),
                           withdrawn=tuple(withdrawn))
+
+
+CASCADE_PENDING = "cascade_pending"     # kv: the day whose later days are being redone
+
+
+def _cascade(ctx: GameContext, day: int) -> tuple[list[int], list[int]]:
+    """Resolve again (or withdraw) every resolved day after ``day`` from the new state. The
+    store says a cascade is under way until it is done, so a crash in the middle never
+    leaves later days resolved from the old state: ``finish_cascade`` redoes them."""
+    rewritten: list[int] = []
+    withdrawn: list[int] = []
+    later = sorted(d for d in ctx.store.resolutions() if d > day)
+    if not later:
+        return rewritten, withdrawn
+    ctx.store.put(CASCADE_PENDING, day)
+    for d in later:
+        if ctx.store.resolution(d - 1) is None or (ctx.store.resolution(d - 1) or {}).get(
+                "winner"):
+            withdraw_day(ctx, d)
+            withdrawn.append(d)
+            continue
+        resolve_day_files(ctx, d, force=True, offline=True, cascade=False)
+        rewritten.append(d)
+    ctx.store.put(CASCADE_PENDING, None)
+    return rewritten, withdrawn
+
+
+def finish_cascade(ctx: GameContext) -> tuple[int, ...]:
+    """A cascade a crash cut short (``run`` calls this when it starts): the days after the
+    one recorded are resolved again from its state. Returns the days redone."""
+    day = ctx.store.get(CASCADE_PENDING)
+    if not isinstance(day, int):
+        return ()
+    if ctx.store.resolution(day) is None:
+        ctx.store.put(CASCADE_PENDING, None)
+        return ()
+    log.warning("a re-resolution from day %d was cut short: the later days are resolved "
+                "again", day)
+    rewritten, _ = _cascade(ctx, day)
+    return tuple(rewritten)
 
 
 def withdraw_day(ctx: GameContext, day: int) -> None:

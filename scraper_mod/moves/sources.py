@@ -51,9 +51,9 @@ from pathlib import Path
 from typing import cast
 from zoneinfo import ZoneInfo
 
-from ..errors import ForumError, MailboxError
+from ..errors import ForumError, LoginRequiredError, MailboxError
 from ..forum.client import ForumClient
-from ..forum.pm import parse_pm_inbox, parse_pm_view
+from ..forum.pm import PmRowProblem, PmSummary, PrivateMessage, parse_pm_view, read_pm_inbox
 from ..forum.session import scrub_body
 from ..store import Store
 from .capped import MAX_MESSAGE_SIZE, add_capped, read_capped
@@ -376,33 +376,68 @@ class PhpbbPmSource:
         errors: list[str] = []
         try:
             page = self.client.get_page(self.inbox_url())
-            summaries = parse_pm_inbox(page.body, url=page.url, fetched_at=page.fetched_at,
-                                       board_tz=tz)
+            summaries, problems = read_pm_inbox(page.body, url=page.url,
+                                                fetched_at=page.fetched_at, board_tz=tz)
         except ForumError as e:
             raise MailboxError(f"cannot read the PM inbox: {e}", source=self.name,
                                hint="check [forum] url, username and "
                                     "SCRAPER_MOD_FORUM_PASSWORD") from None
+        wanted: list[tuple[int, PmSummary | None]] = [(s.msg_id, s) for s in summaries]
+        for bad in problems:
+            # one row the parser cannot read never hides the others: it is reported (once)
+            # with its text; its message is still fetched and stored when its id is known
+            _report_row(store, self.name, bad, now)
+            if bad.msg_id is not None:
+                wanted.append((bad.msg_id, None))
         # oldest first, so the store's order follows arrival
-        for s in sorted(summaries, key=lambda s: s.msg_id):
-            key = f"pm/{s.msg_id}"
-            if key in stored or (self.since is not None and s.latest < self.since):
+        for msg_id, s in sorted(wanted, key=lambda x: x[0]):
+            key = f"pm/{msg_id}"
+            if key in stored or (self.since is not None and s is not None
+                                 and s.latest < self.since):
                 continue
             try:
-                view = self.client.get_page(self.view_url(s.msg_id))
-                pm = parse_pm_view(view.body, url=view.url, fetched_at=view.fetched_at,
-                                   board_tz=tz)
+                view = self.client.get_page(self.view_url(msg_id))
             except ForumError as e:
-                errors.append(f"{self.name}: message {s.msg_id}: {e}")
+                errors.append(f"{self.name}: message {msg_id}: {e}")
                 continue
-            received = pm.earliest if pm.precision in ("second", "minute") else pm.latest
+            try:
+                pm: PrivateMessage | None = parse_pm_view(view.body, url=view.url,
+                                                          fetched_at=view.fetched_at,
+                                                          board_tz=tz)
+            except ForumError as e:
+                if isinstance(e, LoginRequiredError) or "truncated" in str(e):
+                    errors.append(f"{self.name}: message {msg_id}: {e}")   # tried again
+                    continue
+                # stored all the same (nothing fetched is lost); read as unreadable
+                log.warning("%s: message %s cannot be read: %s", self.name, msg_id, e)
+                pm = None
+            if pm is not None and self.since is not None and pm.latest < self.since:
+                continue        # an older message (another game) whose row was unreadable
+            received = (pm.earliest if pm.precision in ("second", "minute") else pm.latest) \
+                if pm is not None else (s.earliest if s is not None else view.fetched_at)
             mid, is_new = store.add_message(self.name, key, scrub_body(view.body),
                                             received_at=received,
                                             stored_at=now)
             if is_new:
                 new.append(mid)
-                # the board shows minutes (or "5 минут назад"): keep the whole range it allows
-                store.log_event("pm_time", {
-                    "message": mid, "msg_id": pm.msg_id, "precision": pm.precision,
-                    "earliest": pm.earliest.isoformat(), "latest": pm.latest.isoformat(),
-                    "fetched_at": view.fetched_at.isoformat()}, at=now)
-        return FetchReport(self.name, tuple(new), len(summaries), tuple(errors))
+                if pm is not None:
+                    # the board shows minutes (or "5 минут назад"): keep the whole range
+                    store.log_event("pm_time", {
+                        "message": mid, "msg_id": pm.msg_id, "precision": pm.precision,
+                        "earliest": pm.earliest.isoformat(), "latest": pm.latest.isoformat(),
+                        "fetched_at": view.fetched_at.isoformat()}, at=now)
+        return FetchReport(self.name, tuple(new), len(summaries) + len(problems), tuple(errors))
+
+
+def _report_row(store: Store, source: str, bad: PmRowProblem, now: datetime) -> None:
+    """An unreadable inbox row: logged and stored as an event the first time it is seen."""
+    seen = set(store.get("pm_rows_unreadable", []) or [])
+    mark = hashlib.sha256(f"{bad.msg_id}|{bad.text}".encode()).hexdigest()[:16]
+    if mark in seen:
+        return
+    log.warning("%s: an inbox row cannot be read (%s): %s", source, bad.reason, bad.text[:200])
+    store.log_event("pm_row_unreadable", {"source": source, "msg_id": bad.msg_id,
+                                          "author": bad.author, "reason": bad.reason,
+                                          "row": bad.text}, at=now)
+    store.put("pm_rows_unreadable", sorted(seen | {mark}))
+

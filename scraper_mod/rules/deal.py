@@ -170,15 +170,24 @@ _UNSAFE = re.compile(r'[\x00-\x1f/\\:*?"<>|]')
 
 def safe_filename(nick: str) -> str:
     """A file name for a nick (``out/role-cards/<nick>.txt``): path and control characters
-    become ``_``; a nick made only of dots gets a leading ``_``."""
+    become ``_``; a nick made only of dots gets a leading ``_``. A name changed that way (or
+    cut to 200 bytes, or one that already ends like such a name) ends with ``-`` and six hex
+    digits of the nick's SHA-256, so «Маша?2» and «Маша_2» never share a file; the game file
+    is refused if two players' names still meet (``config``)."""
     name = _UNSAFE.sub("_", nick).strip()
     if not name or set(name) == {"."}:
         name = "_" + name
+    changed = name != nick or _HASHED.search(name) is not None
     if len(name.encode("utf-8")) > 200:     # file systems allow 255 bytes a name
+        changed = True
         while len(name.encode("utf-8")) > 200:
             name = name[:-1]
+    if changed:
         name += "-" + hashlib.sha256(nick.encode("utf-8")).hexdigest()[:6]
     return name
+
+
+_HASHED = re.compile(r"-[0-9a-f]{6}$", re.I)
 
 
 # -- the deal as stored (kv "deal") and what the rest of the tool reads from it ------------

@@ -4,7 +4,8 @@ token=...)``. ``scraper-mod serve`` runs it under waitress.
 Security (the page shows roles and night moves):
 
 - every request needs the start's token: ``?token=`` once (compared in constant time), which
-  sets an HttpOnly, SameSite=Strict cookie and redirects to the same address without it;
+  sets an HttpOnly, SameSite=Strict cookie (named per port, its value derived from the token)
+  and redirects to the same address without it;
   then the cookie. Without it: 401 (no token) or 403 (a wrong one), a page with no game data;
 - every action is a POST carrying the start's CSRF token (compared in constant time), and a
   POST from another origin is refused;
@@ -54,12 +55,23 @@ from .view import (
     tally_chart,
 )
 
-COOKIE = "scraper_mod_token"
+COOKIE = "scraper_mod_token"     # + "_PORT": browsers share cookies between ports
 HERE = Path(__file__).parent
 
 
 def _same(a: str | None, b: str) -> bool:
     return a is not None and hmac.compare_digest(a.encode(), b.encode())
+
+
+def _cookie(token: str) -> tuple[str, str]:
+    """This server's cookie: its name holds the port (two ``serve`` on one machine keep
+    their own), its value is derived from the token for that name, so what a browser sends
+    to another local web app on another port opens no other page and is not the token."""
+    port = request.host.rpartition(":")[2] if ":" in request.host else (
+        "443" if request.scheme == "https" else "80")
+    name = f"{COOKIE}_{port}" if port.isdigit() else COOKIE
+    value = hmac.new(token.encode(), name.encode(), "sha256").hexdigest()
+    return name, value
 
 
 class OpenGames:
@@ -154,12 +166,14 @@ def _guard(app: Flask, *, token: str, csrf: str) -> None:
                 return _denied(403)
             args = {k: v for k, v in request.args.items(multi=True) if k != "token"}
             resp = redirect(request.path + (("?" + urlencode(args)) if args else ""), code=303)
-            resp.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+            name, value = _cookie(token)
+            resp.set_cookie(name, value, httponly=True, samesite="Strict", path="/")
             return resp
-        cookie = request.cookies.get(COOKIE)
+        name, value = _cookie(token)
+        cookie = request.cookies.get(name)
         if cookie is None:
             return _denied(401)
-        if not _same(cookie, token):
+        if not _same(cookie, value):
             return _denied(403)
         if request.method == "POST":
             origin = request.headers.get("Origin")
