@@ -162,14 +162,17 @@ def test_write_round_trips_game_toml_and_refuses_after_deal(board, game, capsys)
                          "--skip", ZOYA, "--skip", "Kот")
     assert code == 0, err
     text = (game / "game.toml").read_text(encoding="utf-8")
-    assert text.startswith("# the host's own notes: kept by --write\n[game]\n")
+    lines = [ln for ln in text.splitlines() if ln]
+    assert lines[:3] == ["# the host's own notes: kept by --write",
+                         'reserve = ["Pilot", "Маша_2", "Ёжик в тумане"] # written by '
+                         "scraper-mod signup; replace --from-reserve takes from it", "[game]"]
     assert 'title = "Проверка"   # the title as announced' in text
     assert "freeze_public = true   # a key after [signup], kept in place" in text
     data = tomllib.loads(text)
     assert [p["nick"] for p in data["players"]] == [n for n in PLAYERS if n != "Kот"]
     assert data["players"][0]["forum_id"] == 58
-    assert data["signup"]["reserve"] == ["Pilot", "Маша_2", "Ёжик в тумане"]
-    assert load_game(game).signup.reserve == ("Pilot", "Маша_2", "Ёжик в тумане")
+    assert data["reserve"] == ["Pilot", "Маша_2", "Ёжик в тумане"]
+    assert load_game(game).reserve == ("Pilot", "Маша_2", "Ёжик в тумане")
     with Store(game / "state.sqlite3") as store:
         store.put("deal", {"roles": {}})
     code, out, err = run(capsys, "signup", str(game), "--close", CLOSE, "--write")
@@ -193,12 +196,12 @@ def test_replace_from_reserve_takes_the_first_and_the_reserve_shrinks(board, gam
                               "--at", "2026-12-11T12:00")
     assert code == 0, err
     assert "Pilot takes Кот's slot" in out
-    assert load_game(game).signup.reserve == ("Маша_2", "Ёжик в тумане")
+    assert load_game(game).reserve == ("Маша_2", "Ёжик в тумане")
     code, out, err = run(capsys, "replace", str(game), "Вася", "--from-reserve",
                               "--at", "2026-12-11T12:30")
     assert code == 0, err
     assert "Маша_2 takes Вася's slot" in out
-    assert load_game(game).signup.reserve == ("Ёжик в тумане",)
+    assert load_game(game).reserve == ("Ёжик в тумане",)
 
 
 # -- the pure rules ------------------------------------------------------------------------

@@ -101,7 +101,7 @@ def test_sign_up_to_day_one_on_the_real_board(real_board, tmp_path):
     data = tomllib.loads((game / "game.toml").read_text(encoding="utf-8"))
     assert [p["nick"] for p in data["players"]] == players
     assert data["players"][0]["forum_id"] == 58
-    assert data["signup"]["reserve"] == ["Лиса"]
+    assert data["reserve"] == ["Лиса"]
     assert (game / "game.toml").read_text(encoding="utf-8").startswith("# Проверка: the host's")
 
     def lists() -> list[dict]:

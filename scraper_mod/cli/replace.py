@@ -24,7 +24,7 @@ def register(sub: SubParsers) -> None:
     p.add_argument("old", metavar="OLD", help="the player who leaves (the slot's nick then)")
     p.add_argument("new", metavar="NEW", nargs="?", help="the newcomer's forum nick")
     p.add_argument("--from-reserve", action="store_true",
-                   help="the newcomer is the first of [signup] reserve not playing yet; "
+                   help="the newcomer is the first of game.toml's reserve not playing yet; "
                         "he leaves the reserve (docs/signup.md)")
     p.add_argument("--at", metavar="TIME",
                    help="from when (ISO 8601; game time when it has no offset; default: now)")

@@ -24,7 +24,7 @@ from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
 from ..rules.model import Player, Role, RuleOptions
 from ..rules.names import fold
-from .signupconfig import SignupConfig, parse_signup
+from .signupconfig import SignupConfig, parse_reserve, parse_signup
 
 GAME_FILE = "game.toml"
 STATE_FILE = "state.sqlite3"
@@ -122,6 +122,7 @@ class Game:
     publish: PublishConfig = field(default_factory=PublishConfig)
     deal: dict = field(default_factory=dict)  # role id -> count, for `deal`
     signup: SignupConfig = field(default_factory=SignupConfig)
+    reserve: tuple[str, ...] = ()   # R13: written by `signup --write`, taken by `replace`
 
     @property
     def folder(self) -> Path:
@@ -343,7 +344,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
     """Validate a parsed TOML document into a ``Game``."""
     r = _Reader(path)
     r.unknown(data, "", {"game", "forum", "moves", "rules", "players", "mafia", "days",
-                         "schedule", "deal", "publish", "signup"})
+                         "schedule", "deal", "publish", "signup", "reserve"})
     g = r.table(data, "game")
     r.unknown(g, "game.", {"title", "timezone", "start", "day_start", "deadline",
                            "merge_weekends", "language", "host", "random_list"})
@@ -542,7 +543,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
                 duty=duty, random_list=random_list, rules=rules, days=tuple(sorted(
                     days, key=lambda x: x.number)), forum=forum, moves=moves,
                 schedule=schedule, publish=publish, deal=dict(deal),
-                signup=parse_signup(r, r.table(data, "signup"), tz))
+                signup=parse_signup(r, r.table(data, "signup"), tz),
+                reserve=parse_reserve(r, data))
 
 
 def _check_limits(r: "_Reader", table, prefix: str, *, sizes=(), seconds=(),

@@ -1,7 +1,7 @@
 """Sign-ups (issue 29, docs/signup.md): the sign-up topic read through the forum reader into
 the game's state (every page stored before it is read, every post version kept), counted by
 ``rules.signup``, written to ``out/signup.bbcode`` and, when asked, into ``game.toml``
-(``[[players]]`` and ``[signup] reserve``, by tomlkit: the host's comments, order and other
+(``[[players]]`` and the top-level ``reserve = [...]``, by tomlkit: the host's comments, order and other
 keys stay). ``take_from_reserve`` is ``replace --from-reserve``'s half of the file.
 """
 
@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import tomlkit
-from tomlkit.items import AoT, Table
+from tomlkit.items import AoT
 
 from ..errors import ConfigError, ScraperModError
 from ..forum.client import ForumClient
@@ -131,15 +131,18 @@ def _save_doc(game: Game, doc: tomlkit.TOMLDocument) -> None:
     write_atomic(game.path, text)
 
 
-def _signup_table(doc: tomlkit.TOMLDocument) -> Table:
-    if "signup" not in doc:
-        doc.add("signup", tomlkit.table())
-    return doc["signup"]
+def _set_reserve(doc: tomlkit.TOMLDocument, reserve: list[str]) -> None:
+    """The top-level ``reserve = [...]`` (tomlkit puts a new one before the first table)."""
+    fresh = "reserve" not in doc
+    doc["reserve"] = reserve
+    if fresh:
+        doc["reserve"].comment("written by scraper-mod signup; replace --from-reserve takes "
+                               "from it")
 
 
 def write_players(ctx: GameContext, read: SignupRead, *, force: bool = False,
                   skip: tuple[str, ...] = ()) -> list[str]:
-    """Put the players into ``[[players]]`` and the reserve into ``[signup] reserve``;
+    """Put the players into ``[[players]]`` and the reserve into ``reserve = [...]``;
     returns what changed, one line each. A player already in the file keeps his table (role,
     contact, aliases); one no longer signed up is dropped. Refused after ``deal`` when the
     players change, unless ``force``."""
@@ -164,8 +167,7 @@ def write_players(ctx: GameContext, read: SignupRead, *, force: bool = False,
         doc["players"] = aot
     else:
         doc.add("players", aot)
-    table = _signup_table(doc)
-    table["reserve"] = reserve
+    _set_reserve(doc, reserve)
     _save_doc(g, doc)
     lines = [f"players ({len(players)}): {', '.join(players)}",
              f"reserve ({len(reserve)}): {', '.join(reserve) or '-'}"]
@@ -175,22 +177,22 @@ def write_players(ctx: GameContext, read: SignupRead, *, force: bool = False,
 
 
 def first_in_reserve(ctx: GameContext, playing: set[str]) -> str:
-    """The first ``[signup] reserve`` player not in ``playing`` (the file's players and
+    """The first ``reserve`` player not in ``playing`` (the file's players and
     every newcomer so far)."""
     game = ctx.game
-    choice = next((n for n in game.signup.reserve
+    choice = next((n for n in game.reserve
                    if n not in playing and n not in {p.nick for p in game.players}), None)
     if choice is None:
         raise ConfigError("the reserve is empty (or all of it plays already)",
-                          path=str(game.path), key="signup.reserve",
+                          path=str(game.path), key="reserve",
                           hint="name the newcomer: scraper-mod replace GAME OLD NEW")
     return choice
 
 
 def drop_from_reserve(game: Game, nick: str) -> None:
-    """Take ``nick`` off ``[signup] reserve`` in game.toml (comments and order kept)."""
+    """Take ``nick`` off ``reserve`` in game.toml (comments and order kept)."""
     doc = _load_doc(game)
-    _signup_table(doc)["reserve"] = [n for n in game.signup.reserve if n != nick]
+    _set_reserve(doc, [n for n in game.reserve if n != nick])
     _save_doc(game, doc)
 
 

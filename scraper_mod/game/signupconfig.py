@@ -1,6 +1,6 @@
 """``[signup]`` in game.toml (issue 29, docs/signup.md): the sign-up topic, how many play,
-when sign-ups close, the marks, and the reserve ``signup`` writes and ``replace
---from-reserve`` takes from."""
+when sign-ups close, the marks; and the top-level ``reserve = [...]`` that ``signup --write``
+writes and ``replace --from-reserve`` takes from (RULES R13)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from ..rules.signup import JOIN_MARKS, LEAVE_MARKS, Marks
 
-KEYS = ("topic", "players", "close", "late_to_reserve", "join", "leave", "reserve")
+KEYS = ("topic", "players", "close", "late_to_reserve", "join", "leave")
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,6 @@ class SignupConfig:
     late_to_reserve: bool = False       # late sign-ups go to the end of the reserve
     join: tuple[str, ...] = JOIN_MARKS
     leave: tuple[str, ...] = LEAVE_MARKS
-    reserve: tuple[str, ...] = ()       # written by `signup --write`, in order
 
     @property
     def marks(self) -> Marks:
@@ -46,15 +45,9 @@ def parse_signup(r: Any, tbl: dict, tz: tzinfo) -> SignupConfig:
     if isinstance(raw, datetime):
         close = raw if raw.tzinfo is not None else raw.replace(tzinfo=tz)
     lists = {}
-    for key in ("join", "leave", "reserve"):
-        v = tbl.get(key)
-        if v is None:
-            continue
-        if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
-            r.fail(f"signup.{key}", "must be a list of non-empty strings")
-        lists[key] = tuple(v)
-    if len(set(lists.get("reserve", ()))) != len(lists.get("reserve", ())):
-        r.fail("signup.reserve", "lists a nick twice")
+    for key in ("join", "leave"):
+        if key in tbl:
+            lists[key] = _strings(r, tbl[key], f"signup.{key}")
     cfg = SignupConfig(topic=r.typed(tbl, "signup.", "topic", str), players=players,
                        close=close, late_to_reserve=r.typed(tbl, "signup.", "late_to_reserve",
                                                             bool, False), **lists)
@@ -62,3 +55,19 @@ def parse_signup(r: Any, tbl: dict, tz: tzinfo) -> SignupConfig:
         r.fail("signup.join" if not cfg.marks.join else "signup.leave",
                "no mark is left once case and punctuation are folded")
     return cfg
+
+
+def _strings(r: Any, v: object, key: str) -> tuple[str, ...]:
+    if not isinstance(v, list) or not all(isinstance(x, str) and x.strip() for x in v):
+        r.fail(key, "must be a list of non-empty strings")
+    return tuple(v)  # type: ignore[arg-type]
+
+
+def parse_reserve(r: Any, data: dict) -> tuple[str, ...]:
+    """The top-level ``reserve = [...]``: nicks in order, each once."""
+    if "reserve" not in data:
+        return ()
+    reserve = _strings(r, data["reserve"], "reserve")
+    if len(set(reserve)) != len(reserve):
+        r.fail("reserve", "lists a nick twice")
+    return reserve
