@@ -262,3 +262,31 @@ def test_an_empty_forum_is_no_topic_not_an_unreadable_page():
     assert parse_forum_page(body, url=BASE + "viewforum.php?f=3") == []
     with pytest.raises(Exception, match="truncated|no posts"):
         parse_forum_page(body[: len(body) // 2], url=BASE + "viewforum.php?f=3")
+
+
+@pytest.mark.parametrize("extra, key", [
+    ('reserve = ["Pilot", "Pilot"]\n', "reserve: lists a nick twice"),
+    ('reserve = "Pilot"\n', "reserve: must be a list"),
+    ('[signup]\nclose = "завтра"\n', "signup.close: must be a date and time"),
+    ('[signup]\njoin = ["!!!"]\n', "signup.join: no mark is left"),
+    ('[signup]\nplayers = 0\n', "signup.players: must be from 1 to 200"),
+    ('[signup]\nopen = true\n', "signup.open: unknown key"),
+])
+def test_bad_signup_settings_are_one_line_naming_the_key(tmp_path, extra, key):
+    path = tmp_path / "game.toml"
+    head, tail = (extra, "") if extra.startswith("reserve") else ("", extra)
+    path.write_text(f'{head}[game]\nstart = 2026-12-10\n{tail}', encoding="utf-8")
+    with pytest.raises(Exception) as e:
+        load_game(path)
+    assert key in str(e.value) and "\n" not in str(e.value)
+
+
+def test_signup_settings_are_read_with_game_time_for_a_close_without_offset(tmp_path):
+    path = tmp_path / "game.toml"
+    path.write_text('reserve = ["Pilot"]\n[game]\nstart = 2026-12-10\n[signup]\n'
+                    'close = 2026-12-09T20:00:00\njoin = ["беру"]\nlate_to_reserve = true\n',
+                    encoding="utf-8")
+    g = load_game(path)
+    assert g.reserve == ("Pilot",) and g.signup.late_to_reserve
+    assert g.signup.close.isoformat() == "2026-12-09T20:00:00+03:00"
+    assert g.signup.marks.read("Беру") == "join" and g.signup.marks.read("+") is None

@@ -145,7 +145,6 @@ def _events(sightings: Iterable[Sighting], marks: Marks,
 def count_signups(sightings: Iterable[Sighting], players: int, *, marks: Marks | None = None,
                   close: datetime | None = None, late_to_reserve: bool = False) -> SignupList:
     """The sign-up list from every version of every post of the topic (see the module)."""
-    # long: one pass over the events, then the lists and the reports
     marks = marks or Marks.of()
     ignored: list[Note] = []
     users: dict[str, _User] = {}
