@@ -114,11 +114,12 @@ def game_file_keys() -> dict[str, set[str]]:
 
 def undocumented_keys(keys: dict[str, set[str]], game_file_md: str) -> list[str]:
     """``table.key`` for each accepted key docs/game-file.md does not name as `` `key` `` in
-    its table's section (a section per table, headed `` `[table]` `` or `` `[[table]]` ``)."""
+    its table's section (a section per table, headed `` `[table]` `` or `` `[[table]]` ``; a
+    top-level key that is no table, such as ``reserve``, headed `` `key` ``)."""
     sections: dict[str, str] = {}
     for part in re.split(r"^## ", game_file_md, flags=re.MULTILINE)[1:]:
         heading, _, body = part.partition("\n")
-        m = re.search(r"`\[\[?(\w+)\]\]?`", heading)
+        m = re.search(r"`\[?\[?(\w+)\]?\]?`", heading)
         if m:
             sections[m[1]] = body
     missing = [f"[{t}] (no section)" for t in sorted(keys.get("", set())) if t not in sections]

@@ -20,7 +20,7 @@ from .. import __version__
 from ..errors import ScraperModError
 
 COMMANDS = ("demo", "deal", "posts", "poll", "tally", "moves", "resolve", "run", "status", "day",
-            "publish", "serve", "replace", "decide")
+            "publish", "serve", "replace", "decide", "signup")
 
 
 class _Parser(argparse.ArgumentParser):

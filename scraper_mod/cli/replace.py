@@ -22,7 +22,10 @@ def register(sub: SubParsers) -> None:
                     "votes and moves naming OLD count for the slot.")
     add_game_argument(p)
     p.add_argument("old", metavar="OLD", help="the player who leaves (the slot's nick then)")
-    p.add_argument("new", metavar="NEW", help="the newcomer's forum nick")
+    p.add_argument("new", metavar="NEW", nargs="?", help="the newcomer's forum nick")
+    p.add_argument("--from-reserve", action="store_true",
+                   help="the newcomer is the first of game.toml's reserve not playing yet; "
+                        "he leaves the reserve (docs/signup.md)")
     p.add_argument("--at", metavar="TIME",
                    help="from when (ISO 8601; game time when it has no offset; default: now)")
     p.add_argument("--contact", metavar="ADDR",
@@ -34,14 +37,21 @@ def register(sub: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..errors import ScraperModError
     from ..game.context import open_game
     from ..game.host import replace_player
+    from ..game.signup import drop_from_reserve, first_in_reserve, newcomers
 
+    if (args.new is None) == (not args.from_reserve):
+        raise ScraperModError("give the newcomer NEW or --from-reserve (one of them)")
     ctx = open_game(args.game)
     try:
         at = parse_time_arg(args.at, ctx.game.timezone) if args.at else None
-        done = replace_player(ctx, args.old, args.new, at=at, contact=args.contact,
+        new = args.new or first_in_reserve(ctx, newcomers(ctx))
+        done = replace_player(ctx, args.old, new, at=at, contact=args.contact,
                               why=args.why)
+        if args.from_reserve:
+            drop_from_reserve(ctx.game, new)
         if args.format == "json":
             print_json({"k": done.k, "kind": done.kind, "summary": done.summary,
                         "day": done.day, "rewritten": list(done.rewritten),

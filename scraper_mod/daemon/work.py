@@ -22,6 +22,7 @@ from ..errors import ConfigError, ForumError, MailboxError
 from ..forum.client import ForumClient
 from ..forum.parse import parse_forum_page
 from ..forum.poller import DeadlineRead, canonical_topic_url, poll_topic, read_at_deadline
+from ..forum.writer import ForumWriter
 from ..game.connect import game_client, make_client
 from ..game.context import GameContext
 from ..game.intake import poll_moves
@@ -29,6 +30,7 @@ from ..game.movesource import source_for
 from ..game.resolve import resolve_day_files
 from ..moves.sources import FetchReport
 from ..store import Store
+from .dayone import open_day_one
 
 # ---------------------------------------------------------------------------------------------
 # What the work functions report
@@ -272,4 +274,7 @@ class LiveOps:
     def find_topic(self, ctx: GameContext, day: int) -> str | None:
         if ctx.topic_for_day(day) or not ctx.game.forum.forum:
             return ctx.topic_for_day(day)
-        return open_next_day(ctx, day, client=self.client(ctx))
+        found = open_next_day(ctx, day, client=self.client(ctx))
+        if found is None and day == 1:    # on autopilot, day 1 is opened at the start
+            found = open_day_one(ctx, ForumWriter(self.client(ctx)))
+        return found

@@ -5,7 +5,7 @@
 
 - every request carries the User-Agent ``scraper-mod/<version> (+forum mafia host tool)``
   and a timeout for each read;
-- a page is read as it streams in, within limits (``scraper_mod.limits``): at most
+- a page is read as it streams in, within limits (the constants below): at most
   ``max_page_size`` bytes (past that it stops reading: a 1 GiB page costs 8 MiB, not 1 GiB),
   each request within ``request_time_limit`` seconds of wall clock, body included (a board
   sending a byte a second never gets past it: the request counts as timed out and is

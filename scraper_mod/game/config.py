@@ -3,6 +3,7 @@
 Every problem is a ``ConfigError`` naming the file and the key, e.g.
 ``games/m7/game.toml: players[3].role: unknown role 'wizard' (one of boss, mafia, ...)``.
 """
+# long: one loader for every table of game.toml, each key checked where it is read
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from ..rules.calendar import MAX_DAYS, Calendar, wall_time
 from ..rules.model import Player, Role, RuleOptions
 from ..rules.names import fold
 from .nickfiles import check_file_names
+from .signupconfig import SignupConfig, parse_reserve, parse_signup
 
 GAME_FILE = "game.toml"
 MAX_GAME_FILE = 1 << 20     # bytes: a game file is a few KiB; a huge one is never read whole
@@ -123,6 +125,8 @@ class Game:
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     publish: PublishConfig = field(default_factory=PublishConfig)
     deal: dict = field(default_factory=dict)  # role id -> count, for `deal`
+    signup: SignupConfig = field(default_factory=SignupConfig)
+    reserve: tuple[str, ...] = ()   # R13: written by `signup --write`, taken by `replace`
 
     @property
     def folder(self) -> Path:
@@ -357,7 +361,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
     """Validate a parsed TOML document into a ``Game``."""
     r = _Reader(path)
     r.unknown(data, "", {"game", "forum", "moves", "rules", "players", "mafia", "days",
-                         "schedule", "deal", "publish"})
+                         "schedule", "deal", "publish", "signup", "reserve"})
     g = r.table(data, "game")
     r.unknown(g, "game.", {"title", "timezone", "start", "day_start", "deadline",
                            "merge_weekends", "language", "host", "random_list"})
@@ -556,7 +560,9 @@ def parse_game(data: dict, *, path: Path) -> Game:
                 deadline=deadline, language=language, host=host, players=tuple(players),
                 duty=duty, random_list=random_list, rules=rules, days=tuple(sorted(
                     days, key=lambda x: x.number)), forum=forum, moves=moves,
-                schedule=schedule, publish=publish, deal=dict(deal))
+                schedule=schedule, publish=publish, deal=dict(deal),
+                signup=parse_signup(r, r.table(data, "signup"), tz),
+                reserve=parse_reserve(r, data))
 
 
 def _check_limits(r: "_Reader", table, prefix: str, *, sizes=(), seconds=(),

@@ -39,7 +39,8 @@ log = logging.getLogger(__name__)
 
 AUTO_RETRY_SECONDS = 120.0   # `run` tries a failed publication again after this long
 
-KINDS = ("newspaper", "day-start", "day-topic", "pm", "role-card", "lock")
+KINDS = ("newspaper", "day-start", "day-topic", "pm", "role-card", "lock", "signup")
+EDITED_IN_PLACE = ("newspaper", "signup")   # a changed text edits the post on the board
 
 
 @dataclass(frozen=True)
@@ -276,6 +277,9 @@ def _post(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[int | None
                                                  "the day start", ctx), item.text))
     if item.kind in ("pm", "role-card"):
         return _as_pair(writer.send_pm(item.to, item.subject, item.text))
+    if item.kind == "signup":   # the sign-up list (issue 29), in the sign-up topic
+        return _as_pair(writer.reply(_need_topic(item.to, "signup.topic", "the sign-up list",
+                                                 ctx), item.text))
     if item.kind == "lock":
         writer.lock(_need_topic(item.to, f"days[{item.day}].topic", "locking", ctx))
         return None, item.to
@@ -319,12 +323,13 @@ def _publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter |
                                f"waits for the newspaper's part before it ({waits})", item))
             continue
         if rec and rec["status"] == "done":
-            if item.kind == "newspaper" and rec["sha256"] != item.sha256 and rec["post_id"]:
+            if item.kind in EDITED_IN_PLACE and rec["sha256"] != item.sha256 and rec["post_id"]:
                 try:
                     w = writer or _writer(ctx)
                     writer = w
                     old = ctx.store.get(_published_key(item))
-                    w.edit(rec["post_id"], item.text + _changed_line(ctx, old, item.text))
+                    w.edit(rec["post_id"], item.text + (_changed_line(ctx, old, item.text)
+                                                        if item.kind == "newspaper" else ""))
                 except ScraperModError as e:
                     out.append(Outcome(item.kind, to, rec["url"], "failed", str(e), item))
                     continue

@@ -6,6 +6,7 @@ import gc
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from pathlib import Path
+from typing import Any
 from urllib.parse import urljoin
 
 from scraper_mod.errors import (
@@ -137,6 +138,16 @@ def _parse_topic_page(body, *, url, fetched_at, board_tz, page, memo=None) -> To
                      language=lang, url=url)
 
 
+def _empty_forum(doc: Any, body: bytes) -> bool:
+    """A whole prosilver viewforum page of a forum without topics: the forum's title, no
+    topic list (phpBB's NO_TOPICS panel instead)."""
+    return (_complete(body)
+            and bool(doc.xpath("//h2[contains(concat(' ',normalize-space(@class),' '),"
+                               "' forum-title ')]"))
+            and not doc.xpath("//ul[contains(concat(' ',normalize-space(@class),' '),"
+                              "' topics ')]"))
+
+
 def parse_forum_page(body: bytes, *, url: str = "") -> list[TopicLink]:
     """The topics listed on a viewforum page (stickies and announcements included), in order.
 
@@ -146,6 +157,8 @@ def parse_forum_page(body: bytes, *, url: str = "") -> list[TopicLink]:
         doc = parse_html(body, url)
         links = doc.xpath("//a[contains(concat(' ',normalize-space(@class),' '),' topictitle ')]")
         if not links:
+            if _empty_forum(doc, body):
+                return []         # a forum with no topic yet (a game's start)
             raise classify_error_page(doc, url=url, what="forum")
         if not _complete(body):
             raise ParseError("the page is truncated (no </html>)", url=url or None)
