@@ -300,13 +300,17 @@ def _options(r: _Reader, tbl: dict, merge_weekends) -> RuleOptions:
         default = getattr(defaults, name)
         v = tbl[name]
         key = f"rules.{name}"
+        if name == "vote_change_limits":      # R2.13
+            values[name] = _change_limits(r, v)
+            continue
         if isinstance(default, bool):
             if not isinstance(v, bool):
                 r.fail(key, f"must be true or false, not {v!r}")
         elif isinstance(default, int):
             if isinstance(v, bool) or not isinstance(v, int):
                 r.fail(key, f"must be a whole number, not {v!r}")
-            if v < 0 or (name == "last_word_hours" and v > 24 * 7):
+            if (v < 0 and not (name == "vote_changes" and v == -1)) or \
+                    (name == "last_word_hours" and v > 24 * 7):
                 r.fail(key, f"out of range: {v}")
         elif isinstance(default, tuple):
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
@@ -327,10 +331,31 @@ def _options(r: _Reader, tbl: dict, merge_weekends) -> RuleOptions:
     return RuleOptions(**values)
 
 
+def _change_limits(r: _Reader, v: object) -> tuple[tuple[str, int], ...]:
+    """R2.13: ``vote_change_limits = [{ from = "19:00", changes = 2 }, ...]``."""
+    key = "rules.vote_change_limits"
+    hint = 'e.g. [{ from = "19:00", changes = 2 }, { from = "19:50", changes = 1 }]'
+    if not isinstance(v, list):
+        r.fail(key, "must be a list of { from = \"HH:MM\", changes = N }", hint=hint)
+    out = []
+    for i, item in enumerate(v):
+        k = f"{key}[{i + 1}]"
+        if not isinstance(item, dict) or set(item) != {"from", "changes"}:
+            r.fail(k, f"must be {{ from = \"HH:MM\", changes = N }}, not {item!r}", hint=hint)
+        start, n = item["from"], item["changes"]
+        if not isinstance(start, str) or not _HHMM.match(start):
+            r.fail(f"{k}.from", f"must be a time \"HH:MM\" in game time, not {start!r}")
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            r.fail(f"{k}.changes", f"must be a whole number 0 or more, not {n!r}")
+        out.append((start, n))
+    return tuple(out)
+
+
 _CHOICES = {
     "ambiguous_post": ("none", "last"),
     "edited_votes": ("versions", "never"),
     "tie_scope": ("all_alive", "tied_only"),
+    "tie_break": ("random_list", "earliest"),
     "check_result": ("exact", "binary"),
     "vote_table": ("list", "code", "table"),
 }

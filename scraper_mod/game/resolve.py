@@ -38,11 +38,13 @@ from ..rules.model import DayResult, Move
 from ..rules.moves import orders_from_moves
 from ..rules.night import NightOrders, resolve_day
 from ..rules.notes import Note
+from ..rules.house import remove_non_voters
 from ..rules.state import GameState, with_named_duty
 from ..rules.tally import Lynch, decide_lynch
 from ..rules.votes import reason_text
 from ..slotbook import report_extras, resolve_view, with_book
 from .context import GameContext
+from .house import newspaper_house
 from .outdir import write_day_files
 from .rendering import render_day
 from .report import DayReport, RandomReveal, Rejected, build_candidates, vote_table_layout
@@ -206,9 +208,14 @@ def compute_day(ctx: GameContext, day: int
     orders = orders_from_moves(moves, before, game.rules)
     result, after = resolve_day(day, before, lynch, orders, game.rules)
     result = with_book(ctx, result, book, day, host_kills)
+    result, after = remove_non_voters(   # R2.16
+        result, after, options=game.rules, voted={v.voter for v in tally.tally.votes},
+        exempt=tally.tally.frozen, counts_day=tally.tally.majority is None,
+        at=deadline.astimezone(game.timezone))
     report = build_report(ctx, day, tally=tally, lynch=lynch, moves=moves, orders=orders,
                           before=before, result=result, after=after)
-    report = replace(report, **report_extras(ctx, book, report.contacts))
+    report = replace(report, **report_extras(ctx, book, report.contacts),
+                     house=newspaper_house(tally))
     if report.reveal is not None and not book.empty:   # the list as committed to (R3.1)
         report = replace(report, reveal=_reveal(ctx, ctx.initial_state()))
     return report, before, after, lynch, orders
