@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -293,7 +293,7 @@ def _options(r: _Reader, tbl: dict, merge_weekends) -> RuleOptions:
     defaults = RuleOptions()
     fields = {f.name: f for f in dataclasses.fields(RuleOptions)}
     r.unknown(tbl, "rules.", fields)
-    values = {}
+    values: dict[str, Any] = {}
     for name, f in fields.items():
         if name not in tbl:
             continue
@@ -333,20 +333,16 @@ def _options(r: _Reader, tbl: dict, merge_weekends) -> RuleOptions:
 
 def _change_limits(r: _Reader, v: object) -> tuple[tuple[str, int], ...]:
     """R2.13: ``vote_change_limits = [{ from = "19:00", changes = 2 }, ...]``."""
-    key = "rules.vote_change_limits"
-    hint = 'e.g. [{ from = "19:00", changes = 2 }, { from = "19:50", changes = 1 }]'
-    if not isinstance(v, list):
-        r.fail(key, "must be a list of { from = \"HH:MM\", changes = N }", hint=hint)
     out = []
-    for i, item in enumerate(v):
-        k = f"{key}[{i + 1}]"
-        if not isinstance(item, dict) or set(item) != {"from", "changes"}:
-            r.fail(k, f"must be {{ from = \"HH:MM\", changes = N }}, not {item!r}", hint=hint)
-        start, n = item["from"], item["changes"]
-        if not isinstance(start, str) or not _HHMM.match(start):
-            r.fail(f"{k}.from", f"must be a time \"HH:MM\" in game time, not {start!r}")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            r.fail(f"{k}.changes", f"must be a whole number 0 or more, not {n!r}")
+    for i, item in enumerate(v if isinstance(v, list) else [v]):
+        start, n = item.get("from") if isinstance(item, dict) else None, \
+            item.get("changes") if isinstance(item, dict) else None
+        if not isinstance(item, dict) or set(item) != {"from", "changes"} or \
+                not isinstance(start, str) or not _HHMM.match(start) or \
+                isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            r.fail(f"rules.vote_change_limits[{i + 1}]", f"must be {{ from = \"HH:MM\", "
+                   f"changes = N }} (game time, N 0 or more), not {item!r}",
+                   hint='e.g. [{ from = "19:00", changes = 2 }, { from = "19:50", changes = 1 }]')
         out.append((start, n))
     return tuple(out)
 

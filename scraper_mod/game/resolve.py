@@ -34,11 +34,11 @@ from ..errors import RulesError, StorageError
 from ..forum.links import post_link
 from ..moves.intake import day_moves
 from ..posts.preview import preview_files
+from ..rules.house import remove_non_voters
 from ..rules.model import DayResult, Move
 from ..rules.moves import orders_from_moves
 from ..rules.night import NightOrders, resolve_day
 from ..rules.notes import Note
-from ..rules.house import remove_non_voters
 from ..rules.state import GameState, with_named_duty
 from ..rules.tally import Lynch, decide_lynch
 from ..rules.votes import reason_text

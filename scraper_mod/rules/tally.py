@@ -174,7 +174,9 @@ def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable
     counts = []
     for t, vs in by_target.items():
         extra = penalty if t in not_voting else 0
-        times = [since[x] for x in vs] + ([house.penalty_at] if extra and house else [])
+        times = [since[x] for x in vs]
+        if extra and house is not None and house.penalty_at is not None:
+            times.append(house.penalty_at)
         counts.append(Count(target=t, votes=len(vs) + extra, voters=tuple(vs),
                             reached_at=max(times, key=_utc), penalty=extra))
     counts.sort(key=lambda c: (-c.votes, _utc(c.reached_at), _sort_key(c.target)))
