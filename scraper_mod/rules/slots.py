@@ -268,5 +268,5 @@ def read_vote(v: Vote, book: Book, cutoff: datetime) -> tuple[Vote | None, str]:
             return None, "decided_no_vote"
         target, decided = d.target, True
     return Vote(voter=voter, target=book.nick_at(target, cutoff), at=v.at, post_id=v.post_id,
-                decided=decided), ""
+                decided=decided, final=v.final), ""
 
