@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..forum.links import post_link
+from ..rules.house import HOUSE_REASONS
 from ..rules.model import Vote
 
 if TYPE_CHECKING:   # the count imports this module
@@ -73,4 +74,9 @@ def newspaper_house(t: "DayTally") -> dict:
         out["majority"] = m
     if t.lynch is not None and t.lynch.earliest is not None:
         out["earliest"] = local(t.lynch.earliest).strftime("%H:%M")
+    refused = [{"author": r.author, "reason": r.reason, "post_id": r.post_id,
+                "url": post_link(t.board, r.post_id) if t.board else None}
+               for r in t.tally.rejected if r.reason in HOUSE_REASONS]
+    if refused:    # R2.13-R2.15: each vote the house rules did not count, with its post
+        out["refused"] = refused
     return out

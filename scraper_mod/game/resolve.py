@@ -146,7 +146,7 @@ def build_report(ctx: GameContext, day: int, *, tally: DayTally, lynch: Lynch | 
                              if c), key=lambda x: (order.get(x[0], len(order)), x[0])))
     frozen_today = ", ".join(sorted(tally.state.frozen)) or None
     tally_notes = tuple(tally.state.notes) + tuple(notes.notes) + (
-        (tally.lynch_note,) if tally.lynch_note else ())
+        (tally.lynch_note,) if tally.lynch_note else ()) + tuple(tally.house_notes(lang))
     return DayReport(
         title=game.title, day=day, lang=lang, tz=game.timezone, options=game.rules,
         result=result, roles=dict(before.roles), alive_before=before.alive_in_order(),
