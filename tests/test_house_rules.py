@@ -481,3 +481,44 @@ def test_penalty_and_windows_stay_off_in_a_live_count():
 
 
 _ = remove_non_voters   # exercised through play_day above
+
+
+def test_R11_1_R2_14_a_decided_post_is_final_if_its_words_say_so():
+    """Маша's 10:00 post says «окончательно» but names nobody the host accepts: the host reads
+    it as a vote for Вася; it binds her, her 12:00 vote does not count."""
+    votes = (v("Маша", "Коля", 10, final=True), v("Маша", "Игорь", 12))
+    book = build_book(PLAYERS, votes=[VoteDecision(1000, "Вася", k=1)])
+    day = play_day(state(), DayInput(2, votes), opts(final_vote_words=("окончательно",)),
+                   deadline=DEADLINE, book=book)
+    assert [(x.voter, x.target, x.decided) for x in day.tally.votes] == [("Маша", "Вася", True)]
+    assert rejected(day.tally) == [(1200, "after_final")]
+
+
+def test_R11_1_R2_15_a_decided_vote_can_make_the_majority():
+    """Эль's 12:30 post for Игорь is read by the host as a vote for Коля: the 5th, at 12:30."""
+    book = build_book(PLAYERS, votes=[VoteDecision(1230, "Коля", k=1)])
+    day = play_day(state(), DayInput(2, tuple(MAJ)), opts(majority_ends_day=True),
+                   deadline=DEADLINE, book=book)
+    assert day.tally.majority is not None and day.tally.majority.post_id == 1245
+
+
+def test_R10_R2_15_the_majority_counts_by_slot():
+    """Лиса takes Таня's slot at 12:00; Таня's 9:00 vote stands for the slot, Лиса restates
+    it at 13:00 (no new voter): the 5th vote is still the one at 12:45."""
+    book = build_book(PLAYERS, [Replacement("Таня", "Лиса", SWAP, k=1)])
+    votes = tuple(x for x in MAJ if x.voter != "Таня") + (v("Таня", "Коля", 9),
+                                                          v("Лиса", "Коля", 13))
+    day = play_day(state(), DayInput(2, votes), opts(majority_ends_day=True),
+                   deadline=DEADLINE, book=book)
+    assert day.tally.majority is not None and day.tally.majority.post_id == 1245
+    assert (day.tally.majority.voter, day.result.lynched.player) == ("Ира", "Коля")
+
+
+def test_R11_2_R2_16_a_host_removal_ends_the_streak():
+    from scraper_mod.rules.slots import HostKill
+    book = build_book(PLAYERS, kills=[HostKill("Коля", t(9), k=1)])
+    day = play_day(state(streaks={"Коля": 1, "Эль": 1}), DayInput(2, tuple(NOBODY_VOTES_BUT)),
+                   opts(non_voter_removal_after=2), deadline=DEADLINE, book=book)
+    assert [(k.player, k.no_vote_days) for k in day.result.host_kills] == [("Коля", 0),
+                                                                           ("Эль", 2)]
+    assert day.after.no_vote_days == {}
