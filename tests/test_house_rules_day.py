@@ -238,3 +238,36 @@ def test_R2_16_R11_2_the_removal_is_in_the_newspaper_and_the_state(tmp_path, cap
     assert ("[b]Коля[/b] ([i]мирный житель[/i]) — 2 игровых дня подряд без голоса."
             if lang == "ru" else
             "[b]Коля[/b] ([i]civilian[/i]): 2 game days in a row without a vote.") in paper
+
+
+def test_R2_15_the_notice_for_the_day_topic(tmp_path, capsys, lang):
+    """The notice's text as the day topic gets it (posts/majority.py), and nothing is owed
+    before the majority, once the day is resolved, or outside [publish] mode auto."""
+    from scraper_mod.posts.majority import majority_items, post_majority_notice
+    with LocalBoard(language="ru", clock=lambda: msk(9, 14)) as board:
+        for nick, uid in IDS.items():
+            board.add_user(nick, uid)
+        folder, posts = build(tmp_path, board, "majority", lang)
+        run(capsys, "tally", str(folder), "--day", "1")      # reads (stores) the day topic
+        ctx = open_game(folder, clock=FakeClock(msk(9, 14)))
+        try:
+            items = majority_items(ctx, 1)
+            assert [i.kind for i in items] == ["majority"]          # no lock_day_topic
+            text = re.sub(r"http://127\.0\.0\.1:\d+/", "http://board.test/", items[0].text)
+            pid = posts[(1, "Ирина", 13, 0)]
+            if lang == "ru":
+                assert text.startswith("Набрано большинство: [b]Коля[/b] — 4 голоса из 7 "
+                                       f"([url=http://board.test/viewtopic.php?p={pid}#p{pid}]"
+                                       "пост в 13:00[/url]). Голосование окончено.\n"), text
+                assert "до 09.04 в 20:00 МСК" in text and check_ru(text, NICKS) == []
+            else:
+                assert text.startswith("Majority reached: [b]Коля[/b] — 4 votes of 7 "), text
+                assert check_en(text, NICKS) == []
+            assert post_majority_notice(ctx, 1) == []                # [publish] is not auto
+        finally:
+            ctx.close()
+        early = open_game(folder, clock=FakeClock(msk(9, 12, 30)))
+        try:
+            assert majority_items(early, 1) == []
+        finally:
+            early.close()
