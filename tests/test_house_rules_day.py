@@ -176,6 +176,10 @@ def test_R2_13_the_count_and_the_report_name_the_refused_change(tmp_path, capsys
     line = ("голос не засчитан: смена голоса сверх лимита" if lang == "ru"
             else "vote not counted: a vote change over the limit")
     assert line in text and str(pid) in text
+    post = run(capsys, "tally", str(folder), "--day", "1", "--offline", "--format", "bbcode")
+    assert ("Голос не засчитан: смена голоса сверх лимита — [url=" if lang == "ru"
+            else "Vote not counted: a vote change over the limit — [url=") in post
+    assert f"p={pid}#p{pid}]" in post
     host = report(folder, 1)
     assert line in host and f"p={pid}" in host or str(pid) in host
 
