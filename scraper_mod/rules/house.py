@@ -83,10 +83,6 @@ class HouseDay:
     non_voter_votes: int = 0          # 0 before the deadline: a live count adds none
     penalty_at: datetime | None = None  # the deadline: when the penalty votes are "reached"
 
-    @property
-    def judges(self) -> bool:
-        return self.change_limit >= 0 or bool(self.windows) or self.majority
-
 
 def house_day(options: RuleOptions, deadline: datetime, tz: tzinfo, *, final: bool) -> HouseDay:
     """The options of R2.13, R2.15, R2.16 for the day ending at ``deadline``; ``final``: the

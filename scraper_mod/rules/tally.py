@@ -102,7 +102,6 @@ class Lynch:
     picked_from: tuple[str, ...] = ()
     earliest: datetime | None = None  # R2.12: a tie decided by the earliest final count
 
-
     def to_json(self) -> dict:
         return {"player": self.player, "by": self.by}
 
@@ -164,19 +163,18 @@ def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable
     not_voting = tuple(sorted((p for p in alive_set if p not in latest and p not in frozen_set),
                               key=_sort_key))
     majority = judge.majority if judge is not None else None
-    penalty = house.non_voter_votes if house is not None and majority is None else 0
+    # R2.16: penalty votes, reached at the deadline (none before it, none after a majority)
+    penalty_at = house.penalty_at if house is not None and majority is None else None
+    penalty = house.non_voter_votes if house is not None and penalty_at is not None else 0
     by_target: dict[str, list[str]] = {}
     for voter in sorted(latest, key=lambda x: (_utc(since[x]), latest[x].post_id, _sort_key(x))):
         by_target.setdefault(latest[voter].target, []).append(voter)
-    if penalty and house is not None and house.penalty_at is not None:
-        for nick in not_voting:
-            by_target.setdefault(nick, [])
+    for nick in not_voting if penalty else ():
+        by_target.setdefault(nick, [])
     counts = []
     for t, vs in by_target.items():
         extra = penalty if t in not_voting else 0
-        times = [since[x] for x in vs]
-        if extra and house is not None and house.penalty_at is not None:
-            times.append(house.penalty_at)
+        times = [since[x] for x in vs] + ([penalty_at] if extra and penalty_at else [])
         counts.append(Count(target=t, votes=len(vs) + extra, voters=tuple(vs),
                             reached_at=max(times, key=_utc), penalty=extra))
     counts.sort(key=lambda c: (-c.votes, _utc(c.reached_at), _sort_key(c.target)))
