@@ -70,7 +70,8 @@ def test_r9_6_every_post_of_a_day_reads_well(name, lang):
 
 
 def _tally_context(final: bool, lang: str) -> dict:
-    voters = [{"nick": n, "post_id": 40 + i, "at": "19:4" + str(i), "url": None}
+    voters = [{"nick": n, "post_id": 40 + i, "at": "19:4" + str(i), "url": None,
+               "final": i == 0}     # R2.14: the first one final
               for i, n in enumerate(["Big Joe", "Маша_2", "Ёжик в тумане"])]
     return {
         "day": 3, "title": "Мафия #7", "topic": "", "final": final,
@@ -78,13 +79,18 @@ def _tally_context(final: bool, lang: str) -> dict:
         "deadline_zone": "МСК" if lang == "ru" else "MSK",
         "as_of": "15.03 17:12", "as_of_day": "15.03", "as_of_hm": "17:12",
         "time_left": "" if final else ("1 сут. 2 ч 48 мин" if lang == "ru" else "1 d 2 h 48 min"),
-        "candidates": [{"target": "Светлана", "votes": 3, "voters": voters},
-                       {"target": "Big Joe", "votes": 1,
-                        "voters": [{"nick": "Светлана", "post_id": 7, "at": "12:00", "url": None}]}],
+        "candidates": [{"target": "Светлана", "votes": 3, "voters": voters, "penalty": 0},
+                       {"target": "Big Joe", "votes": 3, "penalty": 2,       # R2.16
+                        "voters": [{"nick": "Светлана", "post_id": 7, "at": "12:00", "url": None,
+                                    "final": False}]}],
         "not_voting": ["Гоша"], "frozen": ["Маша"],
         "rejected": [{"post_id": 51, "author": "Маша", "text": "Светлану", "reason": "frozen",
                       "why": "голос замороженного" if lang == "ru" else "frozen voter",
-                      "url": None}],
+                      "url": None},
+                     {"post_id": 52, "author": "Гоша", "text": "Big Joe", "reason": "change_limit",
+                      "why": "", "url": None}],                          # R2.13
+        "majority": {"target": "Светлана", "voter": "Ёжик в тумане", "post_id": 42,  # R2.15
+                     "hm": "19:42", "day": "15.03", "url": None},
         "lynch": {"player": "Светлана", "by": "random", "tied": ["Светлана", "Big Joe"]},
         "lynch_note": None, "votes_total": 4, "notes": [],
         "plural": (lambda n, one, few, many: f"{n} {one if n == 1 else few if n < 5 else many}"),
@@ -196,3 +202,14 @@ def test_r9_6_the_demos_whole_game_reads_well(demo_game):
         if p:
             problems[str(f.relative_to(demo_game))] = p
     assert not problems
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("ext", ["bbcode", "txt"])
+def test_r9_6_the_count_of_a_tie_by_the_earliest_final_count_reads_well(lang, ext):
+    """R2.12: the tie rule's line (docs/rules-house.md)."""
+    context = _tally_context(True, lang) | {"lynch": {
+        "player": "Светлана", "by": "votes", "tied": ["Светлана", "Big Joe"], "earliest": "19:42"}}
+    text = render_text("tally", lang, ext, **context)
+    assert "19:42" in text and "Светлана" in text
+    assert not check(text, lang, players=ext == "bbcode")

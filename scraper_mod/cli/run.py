@@ -22,6 +22,7 @@ from ..daemon.scheduler import log as daemon_log
 from ..daemon.work import LiveOps
 from ..errors import ConfigError, ScraperModError
 from ..game.context import GameContext, open_game
+from ..game.majority import post_majority_notice
 from ..game.publish import auto_publish
 from .common import SubParsers, add_game_argument
 
@@ -69,7 +70,10 @@ class PublishingOps(LiveOps):
 
     def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult:
         auto_publish(ctx)
-        return super().poll(ctx, day, full=full)
+        result = super().poll(ctx, day, full=full)
+        if not full:
+            post_majority_notice(ctx, day)     # R2.15: within one poll of the majority
+        return result
 
 
 def preflight(ctx: GameContext) -> list[str]:

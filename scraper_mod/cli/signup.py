@@ -43,8 +43,8 @@ def register(sub: SubParsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..errors import ScraperModError
     from ..game.context import open_game
-    from ..game.signup import read_signups, write_players
     from ..game.publish import Item, publish_items
+    from ..game.signup import read_signups, write_players
 
     ctx = open_game(args.game)
     try:

@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -313,20 +313,24 @@ def _options(r: _Reader, tbl: dict, merge_weekends) -> RuleOptions:
     defaults = RuleOptions()
     fields = {f.name: f for f in dataclasses.fields(RuleOptions)}
     r.unknown(tbl, "rules.", fields)
-    values = {}
+    values: dict[str, Any] = {}
     for name, f in fields.items():
         if name not in tbl:
             continue
         default = getattr(defaults, name)
         v = tbl[name]
         key = f"rules.{name}"
+        if name == "vote_change_limits":      # R2.13
+            values[name] = _change_limits(r, v)
+            continue
         if isinstance(default, bool):
             if not isinstance(v, bool):
                 r.fail(key, f"must be true or false, not {v!r}")
         elif isinstance(default, int):
             if isinstance(v, bool) or not isinstance(v, int):
                 r.fail(key, f"must be a whole number, not {v!r}")
-            if v < 0 or (name == "last_word_hours" and v > 24 * 7):
+            if (v < 0 and not (name == "vote_changes" and v == -1)) or \
+                    (name == "last_word_hours" and v > 24 * 7):
                 r.fail(key, f"out of range: {v}")
         elif isinstance(default, tuple):
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
@@ -347,10 +351,27 @@ def _options(r: _Reader, tbl: dict, merge_weekends) -> RuleOptions:
     return RuleOptions(**values)
 
 
+def _change_limits(r: _Reader, v: object) -> tuple[tuple[str, int], ...]:
+    """R2.13: ``vote_change_limits = [{ from = "19:00", changes = 2 }, ...]``."""
+    out = []
+    for i, item in enumerate(v if isinstance(v, list) else [v]):
+        start, n = item.get("from") if isinstance(item, dict) else None, \
+            item.get("changes") if isinstance(item, dict) else None
+        if not isinstance(item, dict) or set(item) != {"from", "changes"} or \
+                not isinstance(start, str) or not _HHMM.match(start) or \
+                isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            r.fail(f"rules.vote_change_limits[{i + 1}]", f"must be {{ from = \"HH:MM\", "
+                   f"changes = N }} (game time, N 0 or more), not {item!r}",
+                   hint='e.g. [{ from = "19:00", changes = 2 }, { from = "19:50", changes = 1 }]')
+        out.append((start, n))
+    return tuple(out)
+
+
 _CHOICES = {
     "ambiguous_post": ("none", "last"),
     "edited_votes": ("versions", "never"),
     "tie_scope": ("all_alive", "tied_only"),
+    "tie_break": ("random_list", "earliest"),
     "check_result": ("exact", "binary"),
     "vote_table": ("list", "code", "table"),
 }

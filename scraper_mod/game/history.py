@@ -6,6 +6,9 @@ The rules judge every vote: each (voter, target) pair of the day's vote events
 by ``rules.tally.count_votes``; in time order a vote it rejects (R2.8) changes nothing, and a
 voter's later valid vote replaces his earlier one (R2.5); the count after each change is each
 target's number of standing votes. The last step is the day's count (tests/test_web.py checks it).
+The house rules apply as the count applied them: a vote it judged past a limit or a final
+vote changes nothing, the chart stops at the majority (R2.15), and the penalty votes of R2.16
+are a last step at the deadline.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from ..rules.house import HOUSE_REASONS
 from ..rules.model import Vote
 from ..rules.tally import count_votes
 from .tally import DayTally
@@ -38,15 +42,24 @@ def vote_history(tally: DayTally, *, self_votes: bool = True) -> list[Step]:
     where the counts change). ``self_votes``: the game's R2.8 option, as the count had it."""
     events = sorted((v for v in tally.events if v.at <= tally.as_of), key=_key)
     valid = _valid_pairs(events, tally.state.alive, tally.state.frozen, self_votes)
+    # R2.13-R2.15: the votes the count judged by the house rules did not count either
+    house = {r.post_id for r in tally.tally.rejected if r.reason in HOUSE_REASONS}
     standing: dict[str, str] = {}             # voter -> the target of his vote that counts
     steps: list[Step] = []
     for v in events:
-        if (v.voter, v.target) not in valid:
+        if (v.voter, v.target) not in valid or v.post_id in house:
             continue                          # rejected: the previous vote stands
         if standing.get(v.voter) == v.target:
             continue                          # restated: nothing changes
         standing[v.voter] = v.target          # R2.5: the latest valid vote, in time order
         steps.append(Step(at=v.at, counts=dict(Counter(standing.values()))))
+        if tally.tally.majority is not None and v.post_id == tally.tally.majority.post_id:
+            break                             # R2.15: the majority ends the vote
+    penalties = {c.target: c.penalty for c in tally.tally.counts if c.penalty}
+    if penalties:                             # R2.16: at the deadline
+        counts = Counter(standing.values())
+        counts.update(penalties)
+        steps.append(Step(at=tally.deadline, counts=dict(counts)))
     return steps
 
 

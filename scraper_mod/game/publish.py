@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 AUTO_RETRY_SECONDS = 120.0   # `run` tries a failed publication again after this long
 
-KINDS = ("newspaper", "day-start", "day-topic", "pm", "role-card", "lock", "signup")
+KINDS = ("newspaper", "day-start", "day-topic", "pm", "role-card", "lock", "signup", "majority")
 EDITED_IN_PLACE = ("newspaper", "signup")   # a changed text edits the post on the board
 
 
@@ -272,9 +272,10 @@ def _post(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[int | None
         fid = _need_forum(ctx.game.forum.forum, "forum.forum", "the next day's topic", ctx)
         tid, posted = writer.new_topic(fid, item.subject, item.text)
         return tid, writer.client.url(f"viewtopic.php?t={tid}") if tid else posted.url
-    if item.kind == "day-start":
+    if item.kind in ("day-start", "majority"):    # majority: R2.15's notice (game/majority.py)
         return _as_pair(writer.reply(_need_topic(item.to, f"days[{item.day}].topic",
-                                                 "the day start", ctx), item.text))
+                                                 "the day start" if item.kind == "day-start"
+                                                 else "the majority notice", ctx), item.text))
     if item.kind in ("pm", "role-card"):
         return _as_pair(writer.send_pm(item.to, item.subject, item.text))
     if item.kind == "signup":   # the sign-up list (issue 29), in the sign-up topic

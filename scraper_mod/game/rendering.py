@@ -106,6 +106,7 @@ def _template_context(r: DayReport) -> dict:
         "silent": tuple(n for n in r.alive_before if n not in dict(r.posts_by)),
         "code_table": lambda headers: code_table(r.candidates, headers),
         "code_inert": code_inert,
+        "house": r.house,
     }
 
 

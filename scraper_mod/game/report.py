@@ -25,6 +25,7 @@ class VoteLine:
     at: datetime
     post_id: int | None = None
     url: str | None = None
+    final: bool = False     # R2.14: a final vote
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Candidate:
     target: str
     votes: int
     voters: tuple[VoteLine, ...]
+    penalty: int = 0        # R2.16: votes for not voting, included in ``votes``
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,7 @@ class DayReport:
     decisions: tuple = ()                  # R10, R11: slotbook.Decision, all (host report)
     max_post_chars: int = 60000            # the board's post limit: a longer newspaper is split
     max_story_chars: int = 3000            # what of the murder story the newspaper quotes
+    house: Mapping[str, Any] = field(default_factory=dict)  # R2.12, R2.15 (game/house.py)
 
     @property
     def deaths(self) -> tuple[str, ...]:
@@ -169,7 +172,9 @@ def build_candidates(counts: Iterable[Any], votes: Iterable[Vote], *,
             if v is None:
                 continue
             url = link(v.post_id) if link else post_url(topic, v.post_id)
-            lines.append(VoteLine(voter=nick, at=v.at, post_id=v.post_id, url=url))
+            lines.append(VoteLine(voter=nick, at=v.at, post_id=v.post_id, url=url,
+                                  final=v.final))
         lines.sort(key=lambda x: (x.at, x.post_id or 0))
-        out.append(Candidate(target=c.target, votes=int(c.votes), voters=tuple(lines)))
+        out.append(Candidate(target=c.target, votes=int(c.votes), voters=tuple(lines),
+                             penalty=int(getattr(c, "penalty", 0))))
     return tuple(out)

@@ -34,6 +34,7 @@ from typing import Any, Sequence
 from ..errors import RulesError, StorageError
 from ..forum.links import post_link
 from ..posts.preview import preview_files
+from ..rules.house import remove_non_voters
 from ..rules.model import DayResult, Move
 from ..rules.moves import orders_from_moves
 from ..rules.night import NightOrders, resolve_day
@@ -42,6 +43,7 @@ from ..rules.state import GameState, with_named_duty
 from ..rules.tally import Lynch, decide_lynch
 from ..rules.votes import reason_text
 from .context import GameContext
+from .house import newspaper_house
 from .intake import day_moves
 from .outdir import write_day_files
 from .rendering import render_day
@@ -147,7 +149,7 @@ def build_report(ctx: GameContext, day: int, *, tally: DayTally, lynch: Lynch | 
                              if c), key=lambda x: (order.get(x[0], len(order)), x[0])))
     frozen_today = ", ".join(sorted(tally.state.frozen)) or None
     tally_notes = tuple(tally.state.notes) + tuple(notes.notes) + (
-        (tally.lynch_note,) if tally.lynch_note else ())
+        (tally.lynch_note,) if tally.lynch_note else ()) + tuple(tally.house_notes(lang))
     return DayReport(
         title=game.title, day=day, lang=lang, tz=game.timezone, options=game.rules,
         result=result, roles=dict(before.roles), alive_before=before.alive_in_order(),
@@ -209,9 +211,14 @@ def compute_day(ctx: GameContext, day: int
     orders = orders_from_moves(moves, before, game.rules)
     result, after = resolve_day(day, before, lynch, orders, game.rules)
     result = with_book(ctx, result, book, day, host_kills)
+    result, after = remove_non_voters(   # R2.16
+        result, after, options=game.rules, voted={v.voter for v in tally.tally.votes},
+        exempt=tally.tally.frozen, counts_day=tally.tally.majority is None,
+        at=deadline.astimezone(game.timezone))
     report = build_report(ctx, day, tally=tally, lynch=lynch, moves=moves, orders=orders,
                           before=before, result=result, after=after)
-    report = replace(report, **report_extras(ctx, book, report.contacts))
+    report = replace(report, **report_extras(ctx, book, report.contacts),
+                     house=newspaper_house(tally))
     if report.reveal is not None and not book.empty:   # the list as committed to (R3.1)
         report = replace(report, reveal=_reveal(ctx, ctx.initial_state()))
     return report, before, after, lynch, orders

@@ -27,12 +27,14 @@ from ..morphology import inflect
 from ..posts.plural import plural_ru
 from ..posts.render import render_text
 from ..rules.deal import effective_random_list
+from ..rules.house import house_day
 from ..rules.model import Vote
 from ..rules.names import name_index
 from ..rules.state import GameState, last_word_windows, stored_state_json
 from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
 from .context import GameContext
+from .house import house_lines, majority_view
 from .poll import poll_day
 from .slotbook import tally_view
 from .timearg import parse_time_arg
@@ -191,10 +193,14 @@ class DayTally:
             "frozen": sorted(self.state.frozen),
             "rejected": [r.to_json() for r in self.rejected],
         }
+        if self.tally.majority is not None:    # R2.15
+            m = self.tally.majority
+            data["majority"] = {"target": m.target, "post_id": m.post_id, "at": self._t(m.at)}
         if self.final:
             data["lynch"] = None if self.lynch is None else {
                 "player": self.lynch.player, "by": self.lynch.by,
-                **({"tied": list(self.lynch.tied)} if self.lynch.tied else {})}
+                **({"tied": list(self.lynch.tied)} if self.lynch.tied else {}),
+                **({"earliest": self._t(self.lynch.earliest)} if self.lynch.earliest else {})}
         return data
 
     # -- host report ---------------------------------------------------------------------
@@ -215,8 +221,12 @@ class DayTally:
             "late_posts": list(self.notes.late_posts),
             "deleted_posts": list(self.notes.deleted),
             "notes": list(self.state.notes) + list(self.notes.notes)
-                     + ([self.lynch_note] if self.lynch_note else []),
+                     + ([self.lynch_note] if self.lynch_note else []) + self.house_notes(lang),
         }
+
+    def house_notes(self, lang: str) -> list[str]:
+        """R2.12-R2.16 for the host report, each with the post it concerns."""
+        return house_lines(self, lang)
 
     # -- text and BBCode -----------------------------------------------------------------
     def render(self, fmt: str = "text", lang: str | None = None) -> str:
@@ -236,10 +246,12 @@ class DayTally:
             for nick in c.voters:
                 v = by_voter.get(nick)
                 voters.append({"nick": nick, "post_id": v.post_id if v else None,
+                               "final": bool(v and v.final),
                                "at": local(v.at).strftime("%H:%M") if v else "",
                                "url": post_link(self.board, v.post_id) if v and self.board
                                else None})
-            candidates.append({"target": c.target, "votes": c.votes, "voters": voters})
+            candidates.append({"target": c.target, "votes": c.votes, "voters": voters,
+                               "penalty": c.penalty})
         left = self.deadline - self.as_of
         return {
             "day": self.day, "title": self.title, "topic": self.topic, "final": self.final,
@@ -261,8 +273,11 @@ class DayTally:
                          for r in self.rejected],
             "lynch": None if self.lynch is None else {
                 "player": self.lynch.player, "by": self.lynch.by,
-                "tied": list(self.lynch.tied)},
+                "tied": list(self.lynch.tied),
+                "earliest": local(self.lynch.earliest).strftime("%H:%M")
+                if self.lynch.earliest else None},
             "lynch_note": self.lynch_note,
+            "majority": majority_view(self.tally.majority, local, self.board),
             "votes_total": len(self.tally.votes),
             "notes": list(self.state.notes) + list(self.notes.notes),
             "plural": plural_ru,
@@ -333,7 +348,8 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
         frozen=st.frozen, index=index, lang=game.language, deadline_posts=at_deadline,
         deadline_read_failed=read_failed, **by_slot)
     tally = count_votes(votes, alive=st.alive, frozen=st.frozen,
-                        self_votes=game.rules.self_votes)
+                        self_votes=game.rules.self_votes,
+                        house=house_day(game.rules, deadline, game.timezone, final=final))
     lynch, lynch_note = None, None
     if final:
         lynch, lynch_note = _lynch(tally, st, game.rules, _lang(game))

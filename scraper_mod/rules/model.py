@@ -98,6 +98,14 @@ class RuleOptions:
     edited_votes: str = "versions"  # "versions" | "never"
     # R2.8
     self_votes: bool = True
+    # R2.12-R2.16: house rules of other communities (docs/rules-house.md), all off by default
+    tie_break: str = "random_list"  # "random_list" | "earliest" (R2.12)
+    vote_changes: int = -1          # R2.13: changes a day, -1 unlimited
+    vote_change_limits: tuple[tuple[str, int], ...] = ()  # R2.13: ("HH:MM" from, changes)
+    final_vote_words: tuple[str, ...] = ()  # R2.14
+    majority_ends_day: bool = False         # R2.15
+    non_voter_votes: int = 0                # R2.16
+    non_voter_removal_after: int = 0        # R2.16
     # R3.3
     tie_scope: str = "all_alive"  # "all_alive" | "tied_only"
     # R5.2
@@ -132,6 +140,7 @@ class Vote:
     at: datetime
     post_id: int
     decided: bool = False  # R11.1: the host's decision made this vote
+    final: bool = False    # R2.14: the post holds one of the host's words for a final vote
 
 
 @dataclass(frozen=True)
@@ -164,6 +173,7 @@ class HostKilled:
     role: Role
     at: datetime
     why: str = ""
+    no_vote_days: int = 0  # R2.16: removed for this many game days in a row without a vote
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from datetime import datetime, timezone
 
 from ..errors import RulesError
 from .calendar import Calendar
+from .house import house_day, remove_non_voters
 from .model import DayResult, RuleOptions, Vote
 from .night import NightOrders, resolve_day
 from .slots import EMPTY, Book, day_view, read_vote
@@ -82,8 +83,10 @@ def play_day(state: GameState, day: DayInput, options: RuleOptions, *,
             else:
                 read.append(got)
         on_time = read
+    house = (house_day(options, deadline, deadline.tzinfo or timezone.utc, final=True)
+             if deadline is not None else None)
     tally = count_votes(on_time, alive=state.alive, frozen=state.frozen_today(),
-                        self_votes=options.self_votes)
+                        self_votes=options.self_votes, house=house)
     if book_rejected:
         tally = replace(tally, rejected=tuple(book_rejected) + tally.rejected)
     if not state.order:
@@ -97,6 +100,10 @@ def play_day(state: GameState, day: DayInput, options: RuleOptions, *,
     if not book.empty and deadline is not None:
         result = replace(result, host_kills=host_kills,
                          replacements=book.replaced_between(since, deadline))
+    if deadline is not None:   # R2.16
+        result, after = remove_non_voters(
+            result, after, options=options, voted={v.voter for v in tally.votes},
+            exempt=tally.frozen, counts_day=tally.majority is None, at=deadline)
     return ReplayDay(day=day.day, deadline=deadline, tally=tally, late=late, lynch=lynch,
                      result=result, before=state, after=after)
 

@@ -221,7 +221,8 @@ def rename_state(state: GameState, mapping: Mapping[str, str]) -> GameState:
         sergeant=r(state.sergeant), duty=r(state.duty), order=tuple(r(n) for n in state.order),
         last_heal_target=r(state.last_heal_target), frozen_next_day=r(state.frozen_next_day),
         checked=frozenset(r(n) for n in state.checked),
-        died_at={r(n): v for n, v in state.died_at.items()})
+        died_at={r(n): v for n, v in state.died_at.items()},
+        no_vote_days={r(n): k for n, k in state.no_vote_days.items()})
 
 
 def removals_before(book: Book, cutoff: datetime) -> list[tuple[str, HostKill]]:
@@ -267,5 +268,5 @@ def read_vote(v: Vote, book: Book, cutoff: datetime) -> tuple[Vote | None, str]:
             return None, "decided_no_vote"
         target, decided = d.target, True
     return Vote(voter=voter, target=book.nick_at(target, cutoff), at=v.at, post_id=v.post_id,
-                decided=decided), ""
+                decided=decided, final=v.final), ""
 

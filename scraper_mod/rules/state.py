@@ -5,7 +5,8 @@
 random list and its cursor (R3.2), the Doctor's counters (R5.6), the player frozen for the
 next day's vote (R5.4), who was already checked (R5.5 ``allow_rechecks``) and when and how
 each player died (R8: ``died_at[nick] = (day, by)``, by = votes|random|mafia|maniac, so the
-last-word window of R8.1 can be computed from the newspaper of that day).
+last-word window of R8.1 can be computed from the newspaper of that day), and how many game
+days in a row each living player has not voted (R2.16, ``no_vote_days``, rules/house.py).
 
 Roles never change: a promoted Sergeant keeps the role ``sergeant`` (his death reveals
 "Сержант"), while ``commissar`` names whoever checks now.
@@ -40,6 +41,7 @@ class GameState:
     checked: frozenset[str] = frozenset()
     died_at: dict[str, tuple[int, str]] = field(default_factory=dict)
     day: int = 0
+    no_vote_days: dict[str, int] = field(default_factory=dict)  # R2.16: days in a row, alive
 
     # -- queries ---------------------------------------------------------------------------
     @property
@@ -98,6 +100,7 @@ class GameState:
             "checked": sorted(self.checked),
             "died_at": {n: [d, by] for n, (d, by) in self.died_at.items()},
             "day": self.day,
+            **({"no_vote_days": dict(self.no_vote_days)} if self.no_vote_days else {}),
         }
 
     @classmethod
@@ -112,7 +115,8 @@ class GameState:
             frozen_next_day=data.get("frozen_next_day"),
             checked=frozenset(data.get("checked", ())),
             died_at={n: (int(v[0]), str(v[1])) for n, v in data.get("died_at", {}).items()},
-            day=int(data.get("day", 0)))
+            day=int(data.get("day", 0)),
+            no_vote_days={n: int(k) for n, k in data.get("no_vote_days", {}).items()})
 
     def evolve(self, **changes: Any) -> "GameState":
         return replace(self, **changes)

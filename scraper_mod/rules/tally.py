@@ -1,4 +1,4 @@
-"""Counting the day's votes, deciding the lynch ("посадка", docs/rules.md R2.5, R2.8-R2.10, R3).
+"""Counting the day's votes and deciding the lynch ("посадка", docs/rules.md R2.5, R2.8-R2.16, R3).
 
 ``count_votes`` takes the day's vote events (already extracted from the posts and cut off at
 the deadline or the as-of instant by the votes module) and applies:
@@ -14,6 +14,9 @@ voter started voting for him; a voter who writes the same nick again keeps the t
 first vote in that run, so restating a vote does not lose a candidate his place. Ties on
 both are ordered by nick so the result never depends on input order.
 
+The house rules R2.13-R2.16 (rules/house.py) are judged after R2.8 when ``house`` is given;
+R2.12 (``tie_break = "earliest"``): the tied leader who reached his count first is jailed.
+
 ``decide_lynch`` applies R2.9 (most votes is jailed) and R2.10 / R3 (a tie or no valid vote:
 the random list decides, among all alive players by default, R3.3, or among the tied ones
 with ``tie_scope = "tied_only"``; ``frozen_immune_to_random`` keeps the frozen out of it).
@@ -25,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from .house import HouseDay, HouseJudge
 from .model import RuleOptions, Vote
 from .randomlist import pick_random
 
@@ -55,9 +59,11 @@ class Count:
     votes: int
     voters: tuple[str, ...]
     reached_at: datetime
+    penalty: int = 0     # R2.16: votes for not voting, included in ``votes``
 
     def to_json(self) -> dict:
-        return {"target": self.target, "votes": self.votes, "voters": list(self.voters)}
+        return {"target": self.target, "votes": self.votes, "voters": list(self.voters),
+                **({"penalty": self.penalty} if self.penalty else {})}
 
 
 @dataclass(frozen=True)
@@ -69,6 +75,7 @@ class Tally:
     not_voting: tuple[str, ...]      # alive, not frozen, no counted vote
     rejected: tuple[Rejection, ...]
     frozen: tuple[str, ...] = ()     # alive players whose vote does not count today (R5.4)
+    majority: Vote | None = None     # R2.15: the vote that gave a candidate the majority
 
     @property
     def leaders(self) -> tuple[str, ...]:
@@ -93,6 +100,7 @@ class Lynch:
     cursor: int
     tied: tuple[str, ...] = ()
     picked_from: tuple[str, ...] = ()
+    earliest: datetime | None = None  # R2.12: a tie decided by the earliest final count
 
     def to_json(self) -> dict:
         return {"player": self.player, "by": self.by}
@@ -112,15 +120,18 @@ def _vote_key(v: Vote) -> tuple[datetime, int]:
 
 
 def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable[str] = (),
-                self_votes: bool = True, players: Iterable[str] | None = None) -> Tally:
+                self_votes: bool = True, players: Iterable[str] | None = None,
+                house: HouseDay | None = None) -> Tally:
     """R2.5, R2.8: each alive, unfrozen voter's latest valid vote, and the counts.
 
     ``players`` (all nicks, dead too), when given, lets a vote by or for someone who is not a
-    player be rejected as ``not_a_player`` rather than as dead.
+    player be rejected as ``not_a_player`` rather than as dead. ``house``: the day's house
+    rules (R2.13-R2.16, rules/house.py), judged after R2.8.
     """
     alive_set = set(alive)
     everyone = set(players) if players is not None else None
     frozen_set = {f for f in frozen if f in alive_set}
+    judge = HouseJudge(house, len(alive_set - frozen_set)) if house is not None else None
     ordered = sorted(votes, key=_vote_key)
     rejected: list[Rejection] = []
     latest: dict[str, Vote] = {}
@@ -137,6 +148,8 @@ def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable
             reason = "dead_target"
         elif v.voter == v.target and not self_votes:
             reason = "self_vote"
+        elif judge is not None:
+            reason = judge.reason(v, latest.get(v.voter))
         if reason:
             rejected.append(Rejection(v.post_id, v.voter, v.target, reason))
             continue
@@ -144,19 +157,31 @@ def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable
         if prev is None or prev.target != v.target:
             since[v.voter] = v.at
         latest[v.voter] = v
+        if judge is not None:
+            judge.counted(v, latest)
 
+    not_voting = tuple(sorted((p for p in alive_set if p not in latest and p not in frozen_set),
+                              key=_sort_key))
+    majority = judge.majority if judge is not None else None
+    # R2.16: penalty votes, reached at the deadline (none before it, none after a majority)
+    penalty_at = house.penalty_at if house is not None and majority is None else None
+    penalty = house.non_voter_votes if house is not None and penalty_at is not None else 0
     by_target: dict[str, list[str]] = {}
     for voter in sorted(latest, key=lambda x: (_utc(since[x]), latest[x].post_id, _sort_key(x))):
         by_target.setdefault(latest[voter].target, []).append(voter)
-    counts = [Count(target=t, votes=len(vs), voters=tuple(vs),
-                    reached_at=max((since[x] for x in vs), key=_utc))
-              for t, vs in by_target.items()]
+    for nick in not_voting if penalty else ():
+        by_target.setdefault(nick, [])
+    counts = []
+    for t, vs in by_target.items():
+        extra = penalty if t in not_voting else 0
+        times = [since[x] for x in vs] + ([penalty_at] if extra and penalty_at else [])
+        counts.append(Count(target=t, votes=len(vs) + extra, voters=tuple(vs),
+                            reached_at=max(times, key=_utc), penalty=extra))
     counts.sort(key=lambda c: (-c.votes, _utc(c.reached_at), _sort_key(c.target)))
     counted = tuple(sorted(latest.values(), key=_vote_key))
-    not_voting = tuple(sorted((p for p in alive_set if p not in latest and p not in frozen_set),
-                              key=_sort_key))
     return Tally(votes=counted, counts=tuple(counts), not_voting=not_voting,
-                 rejected=tuple(rejected), frozen=tuple(sorted(frozen_set, key=_sort_key)))
+                 rejected=tuple(rejected), frozen=tuple(sorted(frozen_set, key=_sort_key)),
+                 majority=majority)
 
 
 def decide_lynch(tally: Tally, *, alive: Iterable[str], order: list[str] | tuple[str, ...],
@@ -177,6 +202,14 @@ def decide_lynch(tally: Tally, *, alive: Iterable[str], order: list[str] | tuple
     leaders = tuple(t for t in tally.leaders if t in alive_set)
     if len(leaders) == 1:
         return Lynch(player=leaders[0], by="votes", cursor=cursor)
+    if len(leaders) > 1 and options.tie_break == "earliest":   # R2.12
+        reached = {c.target: _utc(c.reached_at) for c in tally.counts}
+        first = min(reached[t] for t in leaders)
+        earliest = [t for t in leaders if reached[t] == first]
+        if len(earliest) == 1:   # the same instant twice: the random list, as R2.10
+            at = next(c.reached_at for c in tally.counts if c.target == earliest[0])
+            return Lynch(player=earliest[0], by="votes", cursor=cursor, tied=leaders,
+                         earliest=at)
     pool = set(leaders) if (leaders and options.tie_scope == "tied_only") else alive_set
     excluded = set(immune)
     if options.frozen_immune_to_random:

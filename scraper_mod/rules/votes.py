@@ -53,6 +53,7 @@ Nothing here reads the clock, the disk or the network.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
@@ -60,6 +61,7 @@ from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .colors import DEFAULT_TEXT_COLORS, is_vote_color
+from .house import HOUSE_REASONS
 from .model import RuleOptions, Vote
 from .names import Match, NameIndex
 from .post import Post
@@ -189,6 +191,7 @@ def note_text(code: str, lang: str = "en", **fields: Any) -> str:
 
 # count_votes' own codes (rules/tally.py), should a vote reach it unfiltered
 REASONS["frozen"] = REASONS["frozen_voter"]
+REASONS.update(HOUSE_REASONS)   # R2.13-R2.15
 
 _HIDDEN_REASON = {"quote": "quoted", "spoiler": "spoiler", "code": "code",
                   "signature": "signature", "bold": "bold"}
@@ -566,7 +569,7 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
             rejected.append(Rejection(post_id, author, text, "self_vote"))
             continue
         votes.append(Vote(voter=voter, target=target, at=_vote_since(ctx, vs, stood, target),
-                          post_id=post_id))
+                          post_id=post_id, final=_final_word(ctx, post)))
 
     voted = {v.voter for v in votes}
     not_voted = tuple(sorted((p for p in ctx.alive - ctx.frozen if p not in voted),
@@ -624,7 +627,17 @@ def _decided(ctx: _Ctx, book: Book, decision: VoteDecision, post_id: int, author
         rejected.append(Rejection(post_id, author, target, "self_vote"))
     else:
         votes.append(Vote(voter=voter, target=target, at=_vote_time(*stood), post_id=post_id,
-                          decided=True))
+                          decided=True, final=_final_word(ctx, stood[0])))
+
+
+def _final_word(ctx: _Ctx, post: Post) -> bool:
+    """R2.14: the post's own words (quotes set aside by the parser) hold a final-vote word."""
+    words = ctx.options.final_vote_words
+    if not words:
+        return False
+    text = " ".join([post.text, *(c.text for c in post.colored)]).casefold().replace("ё", "е")
+    return any(re.search(r"(?<!\w)" + re.escape(w.strip().casefold().replace("ё", "е"))
+                         + r"(?!\w)", text) for w in words if w.strip())
 
 
 def _voter_reason(ctx: _Ctx, author: str, post: Post,

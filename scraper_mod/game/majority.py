@@ -1,0 +1,61 @@
+"""The day topic's notice when a majority ends the vote (RULES R2.15, ``majority_ends_day``).
+
+On autopilot (``[publish] mode = "auto"``), after each poll of an unresolved day, the count
+of the stored posts is taken as of now; once it holds a majority, the notice
+(«Набрано большинство: … Голосование окончено.», templates/majority.*.bbcode.j2) is posted
+in the day topic, and the topic is locked when ``lock_day_topic`` is set. Both are
+publications like the others (posted once, R12.2; the lock is the same one the newspaper's
+plan would make, so it is not made twice). The night and the newspaper keep their time.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from ..errors import ScraperModError
+from ..posts.plural import plural_ru
+from ..posts.render import render_text
+from .context import GameContext
+from .publish import Item, Outcome, publish_items
+from .tally import tally_day
+
+__all__ = ["majority_items", "post_majority_notice"]
+
+log = logging.getLogger(__name__)
+
+
+def majority_items(ctx: GameContext, day: int) -> list[Item]:
+    """The notice (and the lock) owed to day ``day``'s topic, or none."""
+    g = ctx.game
+    topic = ctx.topic_for_day(day)
+    if not g.rules.majority_ends_day or not topic or ctx.store.resolution(day) is not None:
+        return []
+    deadline = ctx.calendar().deadline(day)
+    t = tally_day(ctx, day, as_of=min(ctx.now().replace(microsecond=0), deadline))
+    m = t.tally.majority
+    if m is None:
+        return []
+    lang = g.language if g.language in ("ru", "en") else "en"
+    view = t._template_context(lang)
+    votes = next(c.votes for c in t.tally.counts if c.target == m.target)
+    text = render_text("majority", lang, "bbcode", target=m.target, votes=votes,
+                       eligible=len(t.state.alive - t.state.frozen),
+                       hm=m.at.astimezone(g.timezone).strftime("%H:%M"),
+                       url=(view["majority"] or {}).get("url"), plural=plural_ru,
+                       deadline_day=view["deadline_day"], deadline_hm=view["deadline_hm"],
+                       deadline_zone=view["deadline_zone"])
+    items = [Item(day, "majority", f"day-{day}", topic, text)]
+    if g.publish.lock_day_topic:
+        items.append(Item(day, "lock", f"day-{day}", topic, ""))
+    return items
+
+
+def post_majority_notice(ctx: GameContext, day: int) -> list[Outcome]:
+    """Post what ``majority_items`` owes (nothing outside ``mode = "auto"``)."""
+    if ctx.game.publish.mode != "auto" or not ctx.game.rules.majority_ends_day:
+        return []
+    try:
+        return publish_items(ctx, majority_items(ctx, day))
+    except ScraperModError as e:     # the count failed: said, the poll goes on
+        log.warning("day %d: the majority notice: %s", day, e)
+        return []
