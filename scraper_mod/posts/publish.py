@@ -40,6 +40,8 @@ AUTO_RETRY_SECONDS = 120.0   # `run` tries a failed publication again after this
 
 KINDS = ("newspaper", "day-start", "day-topic", "pm", "role-card", "lock")
 
+PM_KINDS = ("pm", "role-card", "reminder", "alert")    # sent as the board's private messages
+
 
 @dataclass(frozen=True)
 class Item:
@@ -220,7 +222,7 @@ def _topic_of_title(writer: ForumWriter, forum_url: str, title: str) -> int | No
 
 def _find_on_board(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[int | None, str | None] | None:
     """(id, url) of a publication already on the board, else None."""
-    if item.kind in ("pm", "role-card"):
+    if item.kind in PM_KINDS:
         for mid, to, subject in writer.sent_pms():
             if subject == item.subject and item.to.casefold() in to.casefold().split(" ") + [to.casefold()]:
                 return mid, writer.client.url(f"ucp.php?i=pm&mode=view&p={mid}")
@@ -286,7 +288,10 @@ def _post(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[int | None
     if item.kind == "day-start":
         return _as_pair(writer.reply(_need_topic(item.to, f"days[{item.day}].topic",
                                                  "the day start", ctx), item.text))
-    if item.kind in ("pm", "role-card"):
+    if item.kind == "tally":        # a count during the day (posts/daytime.py)
+        return _as_pair(writer.reply(_need_topic(item.to, f"days[{item.day}].topic",
+                                                 "the vote count", ctx), item.text))
+    if item.kind in PM_KINDS:
         return _as_pair(writer.send_pm(item.to, item.subject, item.text))
     if item.kind == "lock":
         writer.lock(_need_topic(item.to, f"days[{item.day}].topic", "locking", ctx))
