@@ -279,3 +279,34 @@ def test_a_merged_weekend_day_has_each_time_on_both_dates(world):
                                                                             "Sun 13:00"]
     finally:
         ctx.close()
+
+
+def test_status_and_publish_dry_run_say_what_is_scheduled_next(world, capsys, monkeypatch):
+    clock, board, t, folder = world
+    write_game(folder, board, t, 'tally_times = ["13:00", "19:00"]\nremind_moves_at = "18:00"\n'
+                                 'tally_command = "!голоса"\ntally_cooldown_minutes = 600')
+    board.add_post("Петя", 305, "!голоса", msk(14, 11, 55), topic=t)
+    run(folder, clock, msk(14, 13, 30))            # a count on request, then the 13:00 one
+    assert len(host_posts(board, t)) == 2
+    board.add_post("Коля", 306, "!голоса", msk(14, 13, 31), topic=t)
+    run(folder, clock, msk(14, 13, 40))            # seen; the cooldown holds it back
+    import scraper_mod.game.context as context
+    real_open = context.open_game
+    for mod in ("status", "publish"):
+        monkeypatch.setattr(f"scraper_mod.cli.{mod}.open_game",
+                            lambda arg, **kw: real_open(arg, clock=clock, **kw))
+    from scraper_mod.cli import main
+    assert main(["status", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "next: move reminders at Thu 2024-03-14 18:00 MSK" in out
+    assert "next: vote count at Thu 2024-03-14 19:00 MSK" in out
+    assert "next: vote count at Thu 2024-03-14 13:00" not in out        # done
+    assert "next: a vote count asked for in posts" in out
+    assert main(["status", str(folder), "--format", "json"]) == 0
+    import json
+    scheduled = json.loads(capsys.readouterr().out)["scheduled"]
+    assert [(c["kind"], c["done"]) for c in scheduled] == [
+        ("count", True), ("reminder", False), ("count", False), ("requests", False)]
+    main(["publish", str(folder), "--dry-run"])
+    out = capsys.readouterr()
+    assert "=== scheduled: reminder at 2024-03-14T18:00:00+03:00" in out.out
