@@ -209,6 +209,12 @@ def test_a_refused_count_alerts_the_host_once_an_hour_and_is_listed(world):
         assert all(a["kind"] == "publish" for a in listed)
     finally:
         ctx.close()
+    # the host's page lists them
+    from test_web import client_for
+    _, c = client_for(folder, at=msk(14, 14))
+    html = c.get(f"/games/{folder.name}").get_data(as_text=True)
+    assert re.search(r"Оповещения ведущему \(\d+\)", html)
+    assert "publish: tally to " in html and "[sent]" in html and "[held]" in html
 
 
 def test_a_restart_after_a_crash_alerts_the_host_and_a_clean_stop_does_not(world):

@@ -47,7 +47,7 @@ from ..moves.smtp import send_mail
 from ..rules.calendar import wall_time
 from ..rules.model import MoveKind
 from .dayfolder import write_atomic
-from .publish import Item, Outcome, game_id, publish_items
+from .publish import AUTO_RETRY_SECONDS, Item, Outcome, game_id, publish_items
 from .render import render_text
 
 log = logging.getLogger(__name__)
@@ -269,13 +269,23 @@ def _count(ctx: GameContext, day: int, *, key: str | None, at: datetime) -> list
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, text)
         batch = {"key": name, "file": str(path), "requests": [pid for pid, _ in waiting],
-                 "on_request": key is None}
+                 "on_request": key is None, "at": at.isoformat()}
         store.put(batch_key, batch)
     return out + _post_batch(ctx, day, batch)
 
 
 def _post_batch(ctx: GameContext, day: int, batch: dict) -> list[Outcome]:
+    """Post the count being posted (a failure is tried again after ``AUTO_RETRY_SECONDS``;
+    a scheduled count the board has not taken within ``LATE_MINUTES`` is dropped: its
+    numbers are old by then, and its requests wait for the next count)."""
     store = ctx.store
+    at = datetime.fromisoformat(batch.get("at") or ctx.now().isoformat())
+    if not batch.get("on_request") and ctx.now() - at > timedelta(minutes=LATE_MINUTES):
+        store.put(_BATCH.format(day=day), None)
+        log.warning("day %d: the count of %s was not taken by the board in time; dropped",
+                    day, at.astimezone(ctx.game.timezone).strftime("%H:%M"))
+        return [Outcome("tally", ctx.topic_for_day(day) or "", None, "skipped",
+                        "not taken by the board in time")]
     path = Path(batch["file"])
     try:
         text = path.read_text(encoding="utf-8")
@@ -285,7 +295,7 @@ def _post_batch(ctx: GameContext, day: int, batch: dict) -> list[Outcome]:
                               hint="it is made again at the next count") from None
     topic = ctx.topic_for_day(day) or ""
     outcomes = publish_items(ctx, [Item(day, "tally", batch["key"], topic, text,
-                                         source=str(path))])
+                                         source=str(path))], retry_after=AUTO_RETRY_SECONDS)
     if outcomes and outcomes[0].status in ("posted", "already"):
         answered = set(store.get(_ANSWERED.format(day=day), [])) | set(batch["requests"])
         with store.transaction():
@@ -343,7 +353,7 @@ def _remind(ctx: GameContext, day: int) -> list[Outcome]:
     items = [Item(day, "reminder", r["nick"], r["nick"],
                   Path(r["file"]).read_text(encoding="utf-8"), subject=subject,
                   source=r["file"]) for r in planned]
-    outcomes = publish_items(ctx, items)
+    outcomes = publish_items(ctx, items, retry_after=AUTO_RETRY_SECONDS)
     if all(o.status in ("posted", "already") for o in outcomes):
         ctx.store.put(f"reminders/{day}/done", True)
     return outcomes
