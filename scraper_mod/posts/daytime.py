@@ -447,9 +447,12 @@ def alert_new_problems(ctx: GameContext, day: int) -> None:
             alert(ctx, "vote", f"day {day}: post {r.post_id} by {r.author}: "
                   f"{r.reason.replace('_', ' ')}: {r.text[:80]!r}",
                   link=post_link(board, r.post_id) if board else None, day=day)
+    own = {x.casefold() for x in (ctx.game.host, ctx.game.forum.username,
+                                  ctx.game.publish.alert_to) if x}
     for m in day_moves(ctx, day):
         if m.status == "unknown_sender" and m.message_id is not None \
-                and f"mail/{m.message_id}" not in told:
+                and f"mail/{m.message_id}" not in told \
+                and (m.player or "").casefold() not in own:   # the host's own, or an alert
             new.append(f"mail/{m.message_id}")
             alert(ctx, "mail", f"day {day}: a move message from an unknown sender "
                   f"(message {m.message_id})", day=day)
