@@ -182,7 +182,7 @@ def test_reminders_go_to_the_roles_without_a_move_once(world):
                for subjects in got.values())
     [(_, doctor)] = pms_to(board, 304)
     assert "Ход от вас ещё не получен: лечение." in doctor
-    assert "Ходы принимаются до 14.03 в 20:00 МСК." in doctor
+    assert "Ходы принимаются до четверга, 14 марта, 20:00 МСК." in doctor
     [(_, duty)] = pms_to(board, 302)
     assert "убийство" in duty
     run(folder, clock, msk(14, 19, 30))                   # a restart: none twice

@@ -42,6 +42,7 @@ from ..forum.poller import canonical_topic_url, stored_posts
 from ..game.context import GameContext
 from ..game.nightmoves import awaiting_moves
 from ..game.tally import board_root, tally_day
+from ..game.wording import Formatter
 from ..moves.intake import day_moves, state_before_day
 from ..moves.smtp import send_mail
 from ..rules.calendar import wall_time
@@ -306,9 +307,12 @@ def _post_batch(ctx: GameContext, day: int, batch: dict) -> list[Outcome]:
     return outcomes
 
 
+def _fmt(ctx: GameContext) -> Formatter:
+    return Formatter(_lang(ctx), ctx.game.timezone)
+
+
 def _zone(ctx: GameContext, at: datetime) -> str:
-    name = at.astimezone(ctx.game.timezone).tzname() or ""
-    return "МСК" if (_lang(ctx) == "ru" and name == "MSK") else name
+    return _fmt(ctx).zone(at)
 
 
 # -- reminders --------------------------------------------------------------------------------
@@ -334,16 +338,13 @@ def _remind(ctx: GameContext, day: int) -> list[Outcome]:
     folder = g.out_dir / f"day-{day}" / "reminders"
     planned = ctx.store.get(f"reminders/{day}")
     if planned is None:
-        deadline = ctx.calendar().deadline(day).astimezone(g.timezone)
+        deadline = ctx.calendar().deadline(day)
         slots = {p.nick: i for i, p in enumerate(g.players, 1)}
         planned = []
         folder.mkdir(parents=True, exist_ok=True)
         for nick, kinds in sorted(_missing(ctx, day).items(), key=lambda x: slots.get(x[0], 0)):
             text = render_text("reminder", _lang(ctx), "txt", title=g.title, day=day,
-                               player=nick, kinds=kinds,
-                               deadline_day=deadline.strftime("%d.%m"),
-                               deadline_hm=deadline.strftime("%H:%M"),
-                               zone=_zone(ctx, deadline))
+                               player=nick, kinds=kinds, deadline=deadline, fmt=_fmt(ctx))
             path = folder / f"slot-{slots.get(nick, 0):02d}.txt"
             write_atomic(path, text)
             planned.append({"nick": nick, "file": str(path)})
