@@ -182,7 +182,7 @@ def _toml_str(s: str) -> str:
 def game_toml(*, title: str, start: str, players: list[SynthPlayer], random_list: list[str],
               forum_url: str, topics: dict[int, str], min_delay: float,
               full_scan_delay: float | None = None, moves_path: str = "moves") -> str:
-    """A game.toml (CONTRACT.md) for a synthetic game."""
+    """A game.toml (docs/game-file.md) for a synthetic game."""
     duty = next(p.nick for p in players if p.role == "mafia")
     lines = [
         "[game]", f"title = {_toml_str(title)}", 'timezone = "Europe/Moscow"',

@@ -1,5 +1,5 @@
 """The limits that keep one mail, page or board from stopping a game or eating the machine
-(issue 18). Each can be changed in ``game.toml``; README "Security and limits" lists them.
+(issue 18). Each can be changed in ``game.toml``; docs/security.md "Limits" lists them.
 
 - ``[forum] max_page_size``, 8 MiB: the bytes read of one board page (past it, an error
   naming the URL);

@@ -1,4 +1,4 @@
-"""The game file (CONTRACT.md): loading, defaults and every validation error.
+"""The game file (docs/game-file.md): loading, defaults and every validation error.
 
 Each bad file gives one clear line naming the file and the key, through the CLI too (exit 1,
 ``error: ...``), never a traceback.

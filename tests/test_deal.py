@@ -1,4 +1,4 @@
-"""`scraper-mod deal` and the deal rules (RULES.md R3.1, R4, R4.1, R9.3)."""
+"""`scraper-mod deal` and the deal rules (docs/rules.md R3.1, R4, R4.1, R9.3)."""
 
 from __future__ import annotations
 

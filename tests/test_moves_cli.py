@@ -1,4 +1,4 @@
-"""`scraper-mod moves GAME [--day N] [--format text|json] [--offline]` (CONTRACT.md) over a
+"""`scraper-mod moves GAME [--day N] [--format text|json] [--offline]` (docs/commands.md) over a
 Maildir of real-looking mail: statuses, duplicates, codes, the day of a message, errors."""
 
 from __future__ import annotations

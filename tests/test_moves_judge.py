@@ -1,4 +1,4 @@
-"""Judging night moves by RULES.md R5 (pure): who may send what, target validity, the last
+"""Judging night moves by docs/rules.md R5 (pure): who may send what, target validity, the last
 move before the deadline, the Boss over the duty mafioso, and the night's orders."""
 
 from __future__ import annotations

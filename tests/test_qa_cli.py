@@ -1,5 +1,5 @@
 """QA: a host's wrong arguments and broken disks give one `error: ...` line, never a traceback
-(CONTRACT.md: exit 1, or 2 for usage errors), and nothing stored is lost."""
+(docs/commands.md: exit 1, or 2 for usage errors), and nothing stored is lost."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The calendar (RULES.md R1)."""
+"""The calendar (docs/rules.md R1)."""
 
 from __future__ import annotations
 

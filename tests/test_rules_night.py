@@ -1,4 +1,4 @@
-"""Resolving a day (RULES.md R6) with the night moves' effects (R4.3, R5.2-R5.6, R8)."""
+"""Resolving a day (docs/rules.md R6) with the night moves' effects (R4.3, R5.2-R5.6, R8)."""
 
 from __future__ import annotations
 

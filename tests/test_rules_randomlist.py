@@ -1,4 +1,4 @@
-"""The host's random list (RULES.md R3.1, R3.2)."""
+"""The host's random list (docs/rules.md R3.1, R3.2)."""
 
 from __future__ import annotations
 

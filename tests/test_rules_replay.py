@@ -1,6 +1,6 @@
 """A whole game through the rules core alone: fixtures/scenarios/full_game.toml.
 
-The scenario's expectations were worked out by hand from RULES.md; here the engine must agree
+The scenario's expectations were worked out by hand from docs/rules.md; here the engine must agree
 with every one of them, day by day (R1.3, R1.4, R2.5, R2.6, R2.8, R3.2, R3.3, R4.3, R5.2,
 R5.4, R5.5, R5.6, R6, R7.1).
 """

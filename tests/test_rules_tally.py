@@ -1,4 +1,4 @@
-"""Counting votes and deciding the lynch (RULES.md R2.5, R2.8-R2.10, R3.2, R3.3, R5.4).
+"""Counting votes and deciding the lynch (docs/rules.md R2.5, R2.8-R2.10, R3.2, R3.3, R5.4).
 
 Votes are the ones of the phpBB fixture topic t=4 (day 1 of «Игра 2», deadline Tue 9 April
 2024 20:00 MSK) and variations of it.

@@ -1,4 +1,4 @@
-"""Victory (RULES.md R7)."""
+"""Victory (docs/rules.md R7)."""
 
 from __future__ import annotations
 

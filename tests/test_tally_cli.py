@@ -1,5 +1,5 @@
 """`scraper-mod tally GAME [--day N] [--at TIME] [--format text|bbcode|json] [--offline]`
-(CONTRACT.md) on a game folder whose day-1 topic is the real phpBB 3.3.15 capture.
+(docs/commands.md) on a game folder whose day-1 topic is the real phpBB 3.3.15 capture.
 
 The topic is stored the way the poller stores it: CLIENT's ``poll_topic`` reads the captured
 pages through ``responses`` (no network). ``--offline`` then counts the stored posts; without

@@ -24,7 +24,7 @@ COMMANDS = ("demo", "deal", "posts", "poll", "tally", "moves", "resolve", "run",
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argparse parser whose usage errors are one ``error: ...`` line (CONTRACT.md), exit 2."""
+    """An argparse parser: a usage error is one ``error: ...`` line (docs/commands.md), exit 2."""
 
     def error(self, message: str):
         self.exit(2, f"error: {self.prog}: {message} (see `{self.prog} --help`)\n")

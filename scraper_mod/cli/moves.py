@@ -1,5 +1,5 @@
 """`scraper-mod moves GAME [--day N] [--format text|json] [--offline]`: the night moves
-received for a day and how each was judged (RULES.md R5), after reading the move source
+received for a day and how each was judged (docs/rules.md R5), after reading the move source
 (unless ``--offline``). New messages get their answers written to the outbox (and sent when
 ``[moves] smtp_host`` is set)."""
 

@@ -1,5 +1,5 @@
 """`scraper-mod posts URL_OR_FILE [--json]`: the posts of a topic page, a saved file, or a
-whole topic read from the board (CONTRACT.md)."""
+whole topic read from the board (docs/commands.md)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def register(sub: SubParsers) -> None:
                     "board, all its pages from the one given on; a file is a saved page.")
     p.add_argument("sources", metavar="URL_OR_FILE", nargs="+",
                    help="a topic URL (…/viewtopic.php?t=N) or saved page file(s), in order")
-    p.add_argument("--json", action="store_true", help="JSON as in CONTRACT.md")
+    p.add_argument("--json", action="store_true", help="JSON as in docs/commands.md")
     p.add_argument("--tz", default="Europe/Moscow",
                    help="the board's time zone (default Europe/Moscow)")
     p.add_argument("--single-page", action="store_true",
@@ -35,7 +35,7 @@ def register(sub: SubParsers) -> None:
 
 
 def post_json(post: Post, tz: ZoneInfo | None = None) -> dict:
-    """One post as CONTRACT.md's ``posts --json`` object (plus a few extra fields), times in
+    """One post as docs/commands.md's ``posts --json`` object (plus a few extra fields), times in
     ``tz`` (default: as parsed, in the board's zone)."""
     def t(v):
         return (v.astimezone(tz) if tz else v).isoformat() if v else None

@@ -1,5 +1,5 @@
 """`scraper-mod serve GAME_OR_FOLDER [--host 127.0.0.1] [--port 8720]`: the host's page
-(CONTRACT.md "The host's page") for one game or every game folder under a folder, served by
+(docs/commands.md "The host's page") for one game or every game folder under a folder, served by
 waitress until Ctrl-C or SIGTERM.
 
 A new random token each start, printed in the URL (``http://127.0.0.1:8720/?token=…``): the

@@ -1,6 +1,6 @@
 """`scraper-mod tally GAME [--day N] [--at TIME] [--format text|bbcode|json] [--offline]`.
 
-The vote count of a day (RULES R2, R3; CONTRACT.md): as of now, as of ``--at``, or final
+The vote count of a day (RULES R2, R3; docs/commands.md): as of now, as of ``--at``, or final
 once the deadline has passed (with the lynch, the random list deciding a tie or an empty
 day). Reads the day's topic from the board first unless ``--offline``.
 """

@@ -286,7 +286,7 @@ def _game_toml(board_url: str, day1_topic: str) -> str:
 
     lines = [
         "# The built-in demo game of scraper-mod (scraper-mod demo). A real game file: the",
-        "# same keys a host writes (CONTRACT.md). The board and the mailbox are local.",
+        "# same keys a host writes (docs/game-file.md). The board and the mailbox are local.",
         "[game]",
         f"title = {q(TITLE)}",
         'timezone = "Europe/Moscow"',

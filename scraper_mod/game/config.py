@@ -1,4 +1,4 @@
-"""The game file, ``game.toml`` (CONTRACT.md): loading, defaults and validation.
+"""The game file, ``game.toml`` (docs/game-file.md): loading, defaults and validation.
 
 Every problem is a ``ConfigError`` naming the file and the key, e.g.
 ``games/m7/game.toml: players[3].role: unknown role 'wizard' (one of boss, mafia, ...)``.
@@ -87,7 +87,7 @@ class ScheduleConfig:
 
 @dataclass(frozen=True)
 class PublishConfig:
-    """``[publish]`` (RULES R12, CONTRACT.md "Posting on the board")."""
+    """``[publish]`` (R12; docs/game-file.md "[publish]")."""
 
     mode: str = "off"                 # off | review | auto
     results_topic: str | None = None  # newspapers are replies here

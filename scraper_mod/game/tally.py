@@ -173,12 +173,12 @@ class DayTally:
     lynch_note: str | None = None
     events: tuple[Vote, ...] = ()          # every vote event before the cutoff (the history)
 
-    # -- JSON (CONTRACT.md) ------------------------------------------------------------
+    # -- JSON (docs/commands.md) -------------------------------------------------------
     def _t(self, t: datetime) -> str:
         return t.astimezone(self.tz).isoformat()
 
     def to_json(self) -> dict:
-        """CONTRACT.md's ``tally --format json``."""
+        """docs/commands.md's ``tally --format json``."""
         data: dict[str, Any] = {
             "day": self.day, "topic": self.topic,
             "deadline": self._t(self.deadline), "as_of": self._t(self.as_of),

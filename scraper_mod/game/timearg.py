@@ -1,5 +1,5 @@
 """A time the host types (a command's TIME or --at, a form field of the host's page):
-ISO 8601, in game time when it has no offset (CONTRACT.md)."""
+ISO 8601, in game time when it has no offset (docs/commands.md)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ..rules.calendar import wall_time
 
 
 def parse_time_arg(value: str, tz: ZoneInfo, *, name: str = "--at") -> datetime:
-    """ISO 8601; in game time when it has no offset (CONTRACT.md). ``name`` is what the
+    """ISO 8601; in game time when it has no offset (docs/commands.md). ``name`` is what the
     error calls the value (the option or field it came from)."""
     try:
         t = datetime.fromisoformat(value)

@@ -1,4 +1,4 @@
-"""Night-move intake (issue 5; RULES.md R5): players send their night moves privately, and
+"""Night-move intake (issue 5; docs/rules.md R5): players send their night moves privately, and
 scraper-mod collects them all day, judges each and answers the sender at once.
 
 - ``sources``  where moves arrive: a Maildir, an IMAP folder, a queue folder, the host's phpBB
@@ -21,7 +21,7 @@ The game file's ``[moves]`` table::
     require_code = false      # true: a move must carry the player's secret code (``code``)
     outbox = "outbox"         # answers: <game>/outbox/day-N/<message>.txt
     smtp_host = "localhost"   # when set, answers to players are also mailed (smtp_port, smtp_from)
-    max_message_size = 1_048_576   # bytes read of one message at most (README "Limits")
+    max_message_size = 1_048_576   # bytes read of one message at most (docs/security.md)
     max_moves_per_message = 20     # moves read from one message at most
 
 ``phpbb_pm`` reads the inbox of the ``[forum]`` user over the same logged-in session as the

@@ -1,4 +1,4 @@
-"""Night-move intake: fetch, store, judge, answer (issue 5; RULES.md R5).
+"""Night-move intake: fetch, store, judge, answer (issue 5; docs/rules.md R5).
 
 ``poll_moves(ctx)`` reads the configured source (every new message stored raw first), judges
 each new message as things stood when it arrived, and writes its answer to the game's outbox

@@ -1,4 +1,4 @@
-"""The game calendar (RULES.md R1): when each game day ("игровые сутки") starts and ends.
+"""The game calendar (docs/rules.md R1): when each game day ("игровые сутки") starts, ends.
 
 - R1.1 every instant is timezone-aware; the calendar works in the game's zone and returns
   aware datetimes in that zone (store them as UTC, show them in game time).

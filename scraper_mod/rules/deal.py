@@ -1,4 +1,4 @@
-"""Dealing the roles (RULES.md R4, R4.1) and what each role card says (R9.3). Pure.
+"""Dealing the roles (docs/rules.md R4, R4.1) and what each role card says (R9.3). Pure.
 
 ``default_counts(n)`` is the setup for n players when the game file's ``[deal]`` says nothing:
 

@@ -1,4 +1,4 @@
-"""Values shared by the whole rules core (RULES.md R4 roles, the options of every rule).
+"""Values shared by the whole rules core (docs/rules.md R4 roles, the options of every rule).
 
 Everything here is a frozen dataclass or an enum; nothing does I/O.
 """
@@ -81,7 +81,7 @@ class Player:
 
 @dataclass(frozen=True)
 class RuleOptions:
-    """Every option RULES.md marks switchable, with its default. Keys match ``[rules]``."""
+    """Every option docs/rules.md marks switchable, with its default. Keys match ``[rules]``."""
 
     # R1.3
     merge_weekends: bool = True
@@ -184,7 +184,7 @@ class CheckResult:
 
 @dataclass(frozen=True)
 class DayResult:
-    """The outcome of one game day (R6); ``to_json`` is CONTRACT.md's ``resolve --format json``."""
+    """The outcome of one game day (R6); ``to_json``: docs/commands.md's ``resolve`` JSON."""
 
     day: int
     lynched: Death | None

@@ -1,4 +1,4 @@
-"""Judging night moves (RULES.md R5) — pure: no I/O, no clock.
+"""Judging night moves (docs/rules.md R5) — pure: no I/O, no clock.
 
 ``judge_moves(requests, state=..., deadline=..., options=..., players=...)`` takes every move
 request of one game day (already read from the messages by the move grammar) and gives each a

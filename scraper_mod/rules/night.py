@@ -1,4 +1,4 @@
-"""Resolving a game day at its deadline (RULES.md R6), with the night moves' effects (R5).
+"""Resolving a game day at its deadline (docs/rules.md R6), with the night moves' effects (R5).
 
 ``resolve_day(day, state, lynch, orders, options)`` is a pure function: the day's lynch
 (from ``tally.decide_lynch``), the night's orders (from the moves module: who sent which

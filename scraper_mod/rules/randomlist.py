@@ -1,4 +1,4 @@
-"""The host's random list ("случайный список ведущего", RULES.md R3).
+"""The host's random list ("случайный список ведущего", docs/rules.md R3).
 
 R3.1 Before the deal the host fixes a random order of all players. ``draw_random_list`` draws
 it with cryptographic randomness (``secrets.SystemRandom``); ``commitment`` is the SHA-256 of

@@ -1,4 +1,4 @@
-"""The state of a game between two resolutions (RULES.md R4-R8), a frozen value.
+"""The state of a game between two resolutions (docs/rules.md R4-R8), a frozen value.
 
 ``GameState`` holds who has which role, who is alive, the acting Commissar and the Sergeant
 (R5.5: the Sergeant becomes Commissar when the Commissar dies), the duty mafioso (R4.1), the

@@ -1,4 +1,4 @@
-"""Counting the day's votes and deciding the lynch ("посадка", RULES.md R2.5, R2.8-R2.10, R3).
+"""Counting the day's votes, deciding the lynch ("посадка", docs/rules.md R2.5, R2.8-R2.10, R3).
 
 ``count_votes`` takes the day's vote events (already extracted from the posts and cut off at
 the deadline or the as-of instant by the votes module) and applies:
@@ -8,7 +8,7 @@ the deadline or the as-of instant by the votes module) and applies:
   breaks these is rejected and does not replace the voter's previous valid vote.
 - R2.5 each voter's latest valid vote (by time, then post id) is the one that counts.
 
-``Tally.counts`` is sorted as CONTRACT.md says: by votes, descending, then by who reached the
+``Tally.counts`` is sorted as docs/commands.md has it: by votes, descending, then by who reached the
 count first. A candidate *reached* his count at ``reached_at``, the moment his last current
 voter started voting for him; a voter who writes the same nick again keeps the time of his
 first vote in that run, so restating a vote does not lose a candidate his place. Ties on

@@ -1,4 +1,4 @@
-"""Victory (RULES.md R7), checked after every resolution (R6.6).
+"""Victory (docs/rules.md R7), checked after every resolution (R6.6).
 
 - R7.3 first: the Maniac wins when he is alive and at most one other player is.
 - R7.1 Town wins when no mafioso is alive (with ``maniac_must_die_for_town``: and the Maniac

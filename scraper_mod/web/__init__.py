@@ -1,4 +1,4 @@
-"""The host's page (CONTRACT.md "The host's page"): a Flask app over the same services the
+"""The host's page (docs/commands.md "The host's page"): a Flask app over the same services the
 commands use. ``create_app`` builds it; ``scraper-mod serve`` runs it under waitress."""
 
 from __future__ import annotations

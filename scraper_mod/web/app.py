@@ -1,4 +1,4 @@
-"""The host's page as a Flask app (CONTRACT.md "The host's page"): ``create_app(target,
+"""The host's page as a Flask app (docs/commands.md "The host's page"): ``create_app(target,
 token=...)``. ``scraper-mod serve`` runs it under waitress.
 
 Security (the page shows roles and night moves):
