@@ -109,7 +109,7 @@ def run(args, report: Report) -> None:
     lb = need("scraper_mod.demo.localboard", "CLIENT owns LocalBoard")
     resolving = need("scraper_mod.game.resolve", "RESOLVE owns resolve_day_files")
     poller = need("scraper_mod.game.poll", "the game's poll_day")
-    intake = need("scraper_mod.moves.intake", "MOVES owns poll_moves")
+    intake = need("scraper_mod.game.intake", "MOVES owns poll_moves")
     from scraper_mod.clock import FakeClock
     from scraper_mod.game.config import ForumConfig
     from scraper_mod.game.context import open_game

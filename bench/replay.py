@@ -62,7 +62,7 @@ def build_game(folder: Path, *, days: int, players_n: int, posts_per_day: int,
                seed: int = 7) -> dict:
     """Write game.toml and state.sqlite3 under ``folder``; returns the script's facts."""
     lb = need("scraper_mod.demo.localboard", "CLIENT owns LocalBoard")
-    parser = need("scraper_mod.forum.parser", "PARSER owns parse_topic_page")
+    parser = need("scraper_mod.forum.parse", "PARSER owns parse_topic_page")
     poller = need("scraper_mod.forum.poller", "CLIENT owns canonical_topic_url")
     from scraper_mod.game.context import open_game
 
@@ -167,7 +167,7 @@ def child(mode: str, folder: Path, days: int, lynches: list[str], *,
 
     # what the work imports lazily is imported before the clock starts: the figure is the
     # work, not the interpreter's first import of the forum client and the mail parser
-    for mod in ("scraper_mod.game.tally", "scraper_mod.moves.intake", "scraper_mod.forum.poller",
+    for mod in ("scraper_mod.game.tally", "scraper_mod.game.intake", "scraper_mod.forum.poller",
                 "scraper_mod.rules.moves", "scraper_mod.rules.night", "scraper_mod.posts.preview",
                 "scraper_mod.rules.votes", "scraper_mod.rules.deal"):
         try:

@@ -15,7 +15,8 @@ The tree::
     +-- StorageError                the SQLite state file
     +-- RulesError                  a request the rules cannot answer (a day before its deadline)
 
-Each exception builds its message from the data it carries, and says what to check.
+Each exception builds its message from the data it carries, and says what to check;
+``size_text`` words a byte count for such messages («8 MiB»).
 """
 
 from __future__ import annotations
@@ -116,3 +117,12 @@ class StorageError(ScraperModError):
 
 class RulesError(ScraperModError):
     """The rules cannot answer what was asked (e.g. resolving a day before its deadline)."""
+
+
+def size_text(n: int) -> str:
+    """A byte count as people read it: ``8 MiB``, ``1.5 MiB``, ``512 KiB``, ``900 bytes``."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            v = n / size
+            return f"{v:.0f} {unit}" if v == int(v) or v >= 100 else f"{v:.1f} {unit}"
+    return f"{n} bytes"

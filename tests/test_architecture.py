@@ -2,6 +2,9 @@
 
 - ``scraper_mod/rules/`` is the pure core: it imports nothing of the project but itself and
   ``errors`` (including imports under ``TYPE_CHECKING``).
+- Every module imports only the packages its package may import: the order of the diagram
+  in ``docs/architecture.md`` (``ALLOWED``), imports under ``TYPE_CHECKING`` and inside
+  functions included.
 - SQL only in ``store.py``: no ``execute(`` call and no SQL statement in a string elsewhere.
 - Imports of the project's own modules at the top of modules: inside a function only in
   ``cli/`` (lazy imports for a fast ``--help``) or with a reason in ``IN_FUNCTION_IMPORTS``.
@@ -73,6 +76,115 @@ def test_the_walk_resolves_relative_imports(tmp_path):
     path = PACKAGE / "rules" / "x.py"  # never written: only its place in the package matters
     mods = [m for _, m in _project_imports(path, ast.parse(src))]
     assert mods == ["scraper_mod.forum.model", "scraper_mod.rules.names", "scraper_mod.store"]
+
+
+# -- the package order (docs/architecture.md) ------------------------------------------------
+
+# package (a folder of scraper_mod/, or a module at its top; "scraper_mod" is its __init__,
+# the version) -> the other packages of the project it may import. A package always may
+# import its own modules. The diagram of docs/architecture.md draws this table.
+_BASE = frozenset({"scraper_mod", "errors", "clock"})
+_ADAPTED = _BASE | {"rules", "store", "morphology"}
+_GAME = _ADAPTED | {"forum", "moves", "posts"}
+ALLOWED: dict[str, frozenset[str]] = {
+    "scraper_mod": frozenset(),
+    "errors": frozenset(),
+    "clock": frozenset(),
+    "morphology": frozenset(),
+    "store": frozenset({"errors"}),
+    "rules": frozenset({"errors"}),
+    "forum": _BASE | {"store"},
+    "posts": _BASE | {"rules"},
+    "moves": _ADAPTED | {"forum"},
+    "game": _GAME,
+    "daemon": _GAME | {"game"},
+    "web": _GAME | {"game", "daemon"},
+    "demo": _GAME | {"game", "daemon"},
+    "cli": _GAME | {"game", "daemon", "web", "demo"},
+    "__main__": frozenset({"cli"}),
+}
+
+
+def _package_of(name: str) -> str:
+    """The package (an ``ALLOWED`` key) of a dotted module name, or of a name imported from
+    ``scraper_mod`` itself (``from .. import __version__``: the package's __init__)."""
+    parts = name.split(".")
+    if len(parts) == 1:
+        return "scraper_mod"
+    top = parts[1]
+    if (PACKAGE / top).is_dir() or (PACKAGE / f"{top}.py").is_file():
+        return top
+    return "scraper_mod"
+
+
+def _package_of_path(path: Path) -> str:
+    rel = path.relative_to(PACKAGE)
+    if len(rel.parts) > 1:
+        return rel.parts[0]
+    return "scraper_mod" if rel.stem == "__init__" else rel.stem
+
+
+def _order_violations(path: Path, tree: ast.AST) -> list[str]:
+    """Each import of ``tree`` (the module at ``path``) that the package order forbids."""
+    own = _package_of_path(path)
+    if own not in ALLOWED:
+        return [f"{path.relative_to(PACKAGE.parent)}: package {own!r} is not in the table "
+                "(add it to ALLOWED and to the diagram of docs/architecture.md)"]
+    bad = []
+    for line, mod in _project_imports(path, tree):
+        other = _package_of(mod)
+        if other != own and other not in ALLOWED[own]:
+            bad.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {mod} "
+                       f"({own} may import {', '.join(sorted(ALLOWED[own])) or 'nothing'})")
+    return bad
+
+
+def test_every_module_follows_the_package_order():
+    bad = []
+    seen = set()
+    for path in _modules(PACKAGE):
+        seen.add(_package_of_path(path))
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        bad += _order_violations(path, tree)
+    assert bad == []
+    # every row is a package that exists (the table is the code's, not a wish list)
+    assert seen == set(ALLOWED)
+
+
+def test_the_package_order_has_no_cycle():
+    order: list[str] = []
+    left = dict(ALLOWED)
+    while left:
+        ready = [p for p, deps in left.items() if deps <= set(order)]
+        assert ready, f"a cycle among {sorted(left)}"
+        order += sorted(ready)
+        for p in ready:
+            del left[p]
+    assert all(set(ALLOWED[p]) <= set(ALLOWED) for p in ALLOWED)
+    assert order.index("rules") < order.index("game") < order.index("daemon") < order.index("cli")
+
+
+def test_the_package_order_check_finds_a_bad_import():
+    # a module of forum/ that reaches up into game/ (even for a type only), one of moves/ that
+    # imports a post template, and one of posts/ that imports the daemon: each is named
+    forum = PACKAGE / "forum" / "x.py"      # never written: only its place in the package matters
+    src = ("from typing import TYPE_CHECKING\nfrom ..store import Store\nfrom .client import C\n"
+           "if TYPE_CHECKING:\n    from ..game.context import GameContext\n")
+    assert [b.split(" imports ")[1].split()[0]
+            for b in _order_violations(forum, ast.parse(src))] == ["scraper_mod.game.context"]
+    moves = PACKAGE / "moves" / "x.py"
+    src = "from ..forum.pm import parse_pm_view\nfrom ..posts.render import render_text\n"
+    assert len(_order_violations(moves, ast.parse(src))) == 1
+    posts = PACKAGE / "posts" / "x.py"
+    src = "def f():\n    import scraper_mod.daemon.work\n"
+    assert ["scraper_mod.daemon.work (posts may import"
+            in b for b in _order_violations(posts, ast.parse(src))] == [True]
+    # a new package at the top needs its row first
+    stray = PACKAGE / "newthing.py"
+    assert "not in the table" in _order_violations(stray, ast.parse("x = 1\n"))[0]
+    # and the table allows what the layers above do
+    assert _order_violations(PACKAGE / "game" / "x.py", ast.parse(
+        "from ..forum.client import ForumClient\nfrom .. import __version__\n")) == []
 
 
 # -- SQL only in store.py --------------------------------------------------------------------

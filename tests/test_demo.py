@@ -103,7 +103,7 @@ def test_frozen_votes_do_not_count_R5_4(played):
 
 def test_invalid_forged_and_late_moves_R5_1_R5_2(played):
     _, _, folder = played
-    from scraper_mod.moves.intake import day_moves
+    from scraper_mod.game.intake import day_moves
     ctx = open_game(folder, clock=FakeClock(at(20, 12)))
     try:
         night1 = day_moves(ctx, 1)

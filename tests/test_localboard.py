@@ -25,7 +25,7 @@ from scraper_mod.errors import (
     TopicNotFoundError,
 )
 from scraper_mod.forum.client import ForumClient, find_login_form
-from scraper_mod.forum.parser import parse_forum_page, parse_topic_page
+from scraper_mod.forum.parse import parse_forum_page, parse_topic_page
 
 MSK = ZoneInfo("Europe/Moscow")
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "phpbb"

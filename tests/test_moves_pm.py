@@ -15,7 +15,7 @@ from servers.movegame import ROOT, make_game, msk
 from scraper_mod.clock import FakeClock
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.game.context import open_game
-from scraper_mod.moves.intake import day_moves, day_orders, poll_moves
+from scraper_mod.game.intake import day_moves, day_orders, poll_moves
 from scraper_mod.moves.sources import PhpbbPmSource
 
 PM = ROOT / "fixtures" / "phpbb" / "phpbb-3.3.15" / "pm" / "prosilver-ru"

@@ -9,7 +9,7 @@ from test_parser_helpers import OTHER, page
 
 from scraper_mod.errors import ForumError
 from scraper_mod.forum.model import TopicPage
-from scraper_mod.forum.parser import parse_forum_page, parse_topic_page
+from scraper_mod.forum.parse import parse_forum_page, parse_topic_page
 
 PAGES = [page(f, n) for f, n in [
     ("prosilver-ru", "guest_viewtopic_t4_start0.html"),

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scraper_mod.forum.parser import declared_timezone, parse_topic_page
+from scraper_mod.forum.parse import declared_timezone, parse_topic_page
 
 PHPBB = Path(__file__).resolve().parent.parent / "fixtures" / "phpbb"
 _spec = importlib.util.spec_from_file_location("derive_moved_notice",

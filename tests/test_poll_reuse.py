@@ -16,10 +16,10 @@ from test_poll_unchanged import _board, _client  # the same three players and to
 from scraper_mod.clock import FakeClock
 from scraper_mod.forum import pagecache, poller
 from scraper_mod.forum.fetched import FetchResult, find_login_form, page_error
+from scraper_mod.forum.parse import parse_topic_page
 from scraper_mod.forum.parse import topic as topic_mod
 from scraper_mod.forum.parse.doc import PageDoc
 from scraper_mod.forum.parse.reuse import PostMemo, hollow
-from scraper_mod.forum.parser import parse_topic_page
 from scraper_mod.store import Store
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "phpbb" / "phpbb-3.3.15"

@@ -36,9 +36,9 @@ def register(sub: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..game.intake import day_moves, poll_moves
     from ..game.nightmoves import moves_json
     from ..game.tally import current_day
-    from ..moves.intake import day_moves, poll_moves
     ctx = open_game(args.game)
     try:
         status = 0

@@ -28,9 +28,9 @@ def register(sub: SubParsers) -> None:
 def _load_intake():
     """MOVES' intake module, or None when this build has none."""
     try:
-        return importlib.import_module("scraper_mod.moves.intake")
+        return importlib.import_module("scraper_mod.game.intake")
     except ModuleNotFoundError as e:
-        if e.name in ("scraper_mod.moves", "scraper_mod.moves.intake"):
+        if e.name in ("scraper_mod.game", "scraper_mod.game.intake"):
             return None
         raise
 

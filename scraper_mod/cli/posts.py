@@ -62,7 +62,7 @@ def _is_url(s: str) -> bool:
 
 
 def _read(args, tz: ZoneInfo) -> list[TopicPage]:
-    from ..forum.parser import parse_topic_file
+    from ..forum.parse import parse_topic_file
 
     pages: list[TopicPage] = []
     urls = [s for s in args.sources if _is_url(s)]

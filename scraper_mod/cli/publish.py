@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import argparse
 
+from ..game import daytime
 from ..game.context import open_game
-from ..posts import daytime
-from ..posts.publish import (
+from ..game.publish import (
     check_mode,
     day_to_publish,
     plan_day,

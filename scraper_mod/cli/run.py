@@ -22,9 +22,9 @@ from ..daemon.scheduler import Daemon
 from ..daemon.scheduler import log as daemon_log
 from ..daemon.work import LiveOps
 from ..errors import ConfigError, ScraperModError
+from ..game import daytime
 from ..game.context import GameContext, open_game
-from ..posts import daytime
-from ..posts.publish import Outcome, auto_publish
+from ..game.publish import Outcome, auto_publish
 from .common import SubParsers, add_game_argument
 
 if TYPE_CHECKING:

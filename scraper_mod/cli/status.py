@@ -11,7 +11,7 @@ import argparse
 
 from ..daemon.status import game_status
 from ..game.context import open_game
-from ..posts.publish import failures
+from ..game.publish import failures
 from .common import SubParsers, add_game_argument, print_json
 
 

@@ -30,8 +30,8 @@ from urllib.parse import urlsplit
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError
 from ..forum.client import ForumClient
-from ..forum.connect import client_for_game
 from ..game.config import Game
+from ..game.connect import client_for_game
 
 __all__ = ["BoardGate", "BoardRegistry", "board_key"]
 

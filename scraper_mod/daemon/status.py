@@ -9,9 +9,9 @@ from datetime import datetime, timedelta
 
 from ..errors import ScraperModError
 from ..game.context import GameContext
+from ..game.daytime import chores_ahead
+from ..game.intake import read_letter
 from ..game.tally import tally_day
-from ..moves.intake import read_letter
-from ..posts.daytime import chores_ahead
 from .lock import running_pid
 from .work import summarize_result
 

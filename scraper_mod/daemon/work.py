@@ -20,13 +20,14 @@ from typing import Protocol, cast
 
 from ..errors import ConfigError, ForumError, MailboxError
 from ..forum.client import ForumClient
-from ..forum.connect import game_client, make_client
-from ..forum.parser import parse_forum_page
+from ..forum.parse import parse_forum_page
 from ..forum.poller import DeadlineRead, canonical_topic_url, poll_topic, read_at_deadline
+from ..game.connect import game_client, make_client
 from ..game.context import GameContext
+from ..game.intake import poll_moves
+from ..game.movesource import source_for
 from ..game.resolve import resolve_day_files
-from ..moves.intake import poll_moves
-from ..moves.sources import FetchReport, source_for
+from ..moves.sources import FetchReport
 from ..store import Store
 
 # ---------------------------------------------------------------------------------------------

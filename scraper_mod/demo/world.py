@@ -1,8 +1,8 @@
 """`scraper-mod demo`: a whole built-in game, from the deal to the victory, on this machine.
 
 It writes a game folder (a temporary one, or ``--keep DIR``), starts ``LocalBoard`` (a phpBB
-3.3 prosilver look-alike on 127.0.0.1) and a local Maildir, deals the roles with ``scraper-mod
-deal``, and runs the very daemon of ``scraper-mod run`` (``schedule.Daemon`` with the real
+3.3 prosilver look-alike on 127.0.0.1) and a local Maildir, deals the roles as ``scraper-mod
+deal`` does (``game.deal``), and runs the very daemon of ``scraper-mod run`` (``schedule.Daemon`` with the real
 poller, parser, vote count, move intake and resolver) on a simulated clock: a
 ``ScriptedClock`` that, while the daemon sleeps, plays the scripted game at its instants —
 players post votes in the day topics, send night moves by mail, the host opens each day's
@@ -27,8 +27,6 @@ The game (12 players, fixed roles and random list, so the outcome is always the 
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import logging
 import mailbox
@@ -36,7 +34,6 @@ import os
 import shutil
 import tempfile
 import time as _time
-from argparse import Namespace
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -46,12 +43,12 @@ from pathlib import Path
 from typing import Callable
 from zoneinfo import ZoneInfo
 
-from ..cli import deal as deal_cmd
 from ..clock import FakeClock
 from ..daemon.scheduler import Daemon
 from ..daemon.work import LiveOps, Resolution
 from ..errors import ScraperModError
 from ..game.context import open_game
+from ..game.deal import deal_game, deal_lines
 from .localboard import LocalBoard
 
 MSK = ZoneInfo("Europe/Moscow")
@@ -500,10 +497,12 @@ def run_demo(*, keep: str | Path | None = None, out: Callable[[str], None] = pri
         out(f"  game folder: {folder}{' (temporary)' if temporary else ''}")
         out("")
         out("$ scraper-mod deal GAME")
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            deal_cmd.run(Namespace(game=str(folder), force=False))
-        for line in buf.getvalue().splitlines():
+        dealt = open_game(folder)
+        try:
+            lines = deal_lines(dealt.game, deal_game(dealt))
+        finally:
+            dealt.close()
+        for line in lines:
             out("  " + line.replace(str(folder), "GAME"))
         out("")
         world.script()

@@ -48,8 +48,8 @@ from ..errors import (
     FetchError,
     ForumError,
     LoginRequiredError,
+    size_text,
 )
-from ..limits import MAX_PAGE_SIZE, PAGE_TIME_LIMIT, REQUEST_TIME_LIMIT, size_text
 from .direct import DirectGet, DirectResponse
 from .fetched import FetchResult as FetchResult
 from .fetched import LoginForm as LoginForm
@@ -61,6 +61,14 @@ log = logging.getLogger(__name__)
 
 USER_AGENT = f"scraper-mod/{__version__} (+forum mafia host tool)"
 PASSWORD_ENV = "SCRAPER_MOD_FORUM_PASSWORD"
+
+#: a page's limits (issue 18; game.toml ``[forum] max_page_size``, ``request_time_limit``,
+#: ``page_time_limit``): the bytes read of one page (past them, an error naming the URL), the
+#: seconds of one request with its body (then retried), and of one page with its retries,
+#: waits and a login
+MAX_PAGE_SIZE = 8 * 1024 * 1024
+REQUEST_TIME_LIMIT = 60.0
+PAGE_TIME_LIMIT = 180.0
 
 #: redirects followed for one request at most
 MAX_REDIRECTS = 10

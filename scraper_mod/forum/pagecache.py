@@ -10,8 +10,8 @@ from zoneinfo import ZoneInfo
 from ..store import Store
 from .client import FetchResult
 from .model import TopicPage
+from .parse import parse_topic_page
 from .parse.reuse import PostMemo, read_without_fetch_time
-from .parser import parse_topic_page
 
 # the last page each topic showed, per open state file: (its URL, the SHA-256 of its bytes, the
 # zone it was read in, what the parser made of it); one page a topic, so bounded by the games

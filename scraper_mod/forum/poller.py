@@ -46,7 +46,7 @@ from .client import FetchResult, ForumClient
 from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
 from .model import Post, TopicPage, post_from_json
 from .pagecache import expect_page, read_page
-from .parser import parse_topic_page
+from .parse import parse_topic_page
 from .session import scrub_body, scrub_url
 
 log = logging.getLogger(__name__)

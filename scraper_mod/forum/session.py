@@ -5,7 +5,7 @@ and a ``sid=`` parameter in links until the board has seen the cookie come back)
 that logs in at every poll costs the board two requests and a session row a minute for
 weeks; a command that never logs out leaves a live session behind. So:
 
-- ``forum.connect.game_client(ctx)``: the one client of a game context (its cookies, its pace, its
+- ``game.connect.game_client(ctx)``: the one client of a game context (its cookies, its pace, its
   ``requests``/``logins`` counters), shared by the topic reader, the phpBB PM move source
   and anything else that talks to the board (a forum writer, a pacing layer). It logs in
   only when a page shows the login form (``ForumClient.get_page``), i.e. when the board says

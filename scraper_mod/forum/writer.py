@@ -29,7 +29,7 @@ import lxml.html
 from ..errors import FetchError, ForumError
 from .client import PASSWORD_ENV, FetchResult, ForumClient, find_login_form
 from .links import post_path
-from .parser import parse_topic_page
+from .parse import parse_topic_page
 
 log = logging.getLogger(__name__)
 

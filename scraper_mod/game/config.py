@@ -3,6 +3,7 @@
 Every problem is a ``ConfigError`` naming the file and the key, e.g.
 ``games/m7/game.toml: players[3].role: unknown role 'wizard' (one of boss, mafia, ...)``.
 """
+# long: one loader for every table of game.toml, each key checked where it is read
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from typing import NoReturn
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .. import limits
 from ..errors import ConfigError, RulesError
+from ..forum.client import MAX_PAGE_SIZE, PAGE_TIME_LIMIT, REQUEST_TIME_LIMIT
+from ..moves.capped import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE
 from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
 from ..rules.model import Player, Role, RuleOptions
@@ -51,9 +53,9 @@ class ForumConfig:
     forum: str | None = None      # viewforum URL where new day topics appear
     title_pattern: str = r"День\s*{n}\b|Day\s*{n}\b"
     max_post_chars: int = 60000   # the board's limit (phpBB's default); a longer post is split
-    max_page_size: int = limits.MAX_PAGE_SIZE                # bytes read of one page at most
-    request_time_limit: float = limits.REQUEST_TIME_LIMIT    # seconds for a request, body included
-    page_time_limit: float = limits.PAGE_TIME_LIMIT          # seconds for a page, retries included
+    max_page_size: int = MAX_PAGE_SIZE            # bytes read of one page at most
+    request_time_limit: float = REQUEST_TIME_LIMIT   # seconds for a request, body included
+    page_time_limit: float = PAGE_TIME_LIMIT      # seconds for a page, retries included
 
 
 @dataclass(frozen=True)
@@ -73,8 +75,8 @@ class MovesConfig:
     smtp_security: str = "none"   # none | starttls | ssl
     smtp_username: str | None = None  # password from SCRAPER_MOD_SMTP_PASSWORD
     max_story_chars: int = 3000   # what of the murder story the newspaper quotes (0: none)
-    max_message_size: int = limits.MAX_MESSAGE_SIZE  # bytes of one message read at most
-    max_moves_per_message: int = limits.MAX_MOVES_PER_MESSAGE
+    max_message_size: int = MAX_MESSAGE_SIZE  # bytes of one message read at most
+    max_moves_per_message: int = MAX_MOVES_PER_MESSAGE
 
 
 @dataclass(frozen=True)

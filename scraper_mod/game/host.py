@@ -25,12 +25,14 @@ from pathlib import Path
 from ..errors import ConfigError, RulesError, ScraperModError
 from ..forum.poller import canonical_topic_url
 from ..posts.dayfolder import write_atomic
-from ..posts.publish import auto_publish, plan_role_cards, publish_items
 from ..posts.render import render_text
 from ..rules.deal import effective_duty, effective_players, role_card, safe_filename
 from ..rules.slots import Book
 from ..rules.state import GameState
-from ..slotbook import (
+from .context import GameContext
+from .publish import auto_publish, plan_role_cards, publish_items
+from .resolve import resolve_day_files
+from .slotbook import (
     Decision,
     book_of,
     day_of_instant,
@@ -39,8 +41,6 @@ from ..slotbook import (
     resolve_view,
     slot_code,
 )
-from .context import GameContext
-from .resolve import resolve_day_files
 
 __all__ = ["Changed", "replace_player", "decide_vote", "decide_kill", "list_decisions",
            "undo_decision", "Decision"]

@@ -6,9 +6,9 @@ Roles and moves are secret: only the host sees them (the page shows them after a
 
 from __future__ import annotations
 
-from ..moves.intake import day_moves, state_before_day
 from ..rules.model import Move, MoveKind, Role
 from .context import GameContext
+from .intake import day_moves, state_before_day
 
 __all__ = ["moves_json", "awaiting_moves"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ..errors import ConfigError
 from ..forum.client import ForumClient
-from ..forum.connect import client_for_game, game_client
 from ..forum.poller import PollReport, poll_topic
+from .connect import client_for_game, game_client
 from .context import GameContext
 
 __all__ = ["poll_day"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from ..errors import ConfigError, ForumError, MailboxError, RulesError
 from ..forum.poller import canonical_topic_url
-from ..moves.intake import poll_moves
 from .context import GameContext
+from .intake import poll_moves
 from .poll import poll_day
 
 

@@ -32,7 +32,6 @@ from typing import Any, Sequence
 
 from ..errors import RulesError, StorageError
 from ..forum.links import post_link
-from ..moves.intake import day_moves
 from ..posts.preview import preview_files
 from ..rules.model import DayResult, Move
 from ..rules.moves import orders_from_moves
@@ -41,12 +40,13 @@ from ..rules.notes import Note
 from ..rules.state import GameState, with_named_duty
 from ..rules.tally import Lynch, decide_lynch
 from ..rules.votes import reason_text
-from ..slotbook import report_extras, resolve_view, with_book
 from .context import GameContext
+from .intake import day_moves
 from .outdir import write_day_files
 from .rendering import render_day
 from .report import DayReport, RandomReveal, Rejected, build_candidates, vote_table_layout
 from .rescan import check_topic_read, final_scan
+from .slotbook import report_extras, resolve_view, with_book
 from .tally import DayTally, tally_day
 
 # ---------------------------------------------------------------------------------------------

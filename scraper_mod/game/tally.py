@@ -32,9 +32,9 @@ from ..rules.names import name_index
 from ..rules.state import GameState, last_word_windows, stored_state_json
 from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
-from ..slotbook import tally_view
 from .context import GameContext
 from .poll import poll_day
+from .slotbook import tally_view
 from .timearg import parse_time_arg
 
 __all__ = ["DayState", "DayTally", "day_state", "tally_day", "vote_report",
@@ -328,7 +328,7 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
     else:
         deleted, at_deadline, read_failed = {}, None, None
     st = day_state(ctx, day)
-    # R10, R11: the slots and the host's decisions (slotbook.py)
+    # R10, R11: the slots and the host's decisions (game/slotbook.py)
     st, index, by_slot = tally_view(ctx, st, day=day, cutoff=cutoff)
     index = index or name_index(game.players, inflect=inflect)
     votes, rejected, notes = extract_votes(

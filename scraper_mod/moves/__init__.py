@@ -1,5 +1,7 @@
-"""Night-move intake (issue 5; docs/rules.md R5): players send their night moves privately, and
-scraper-mod collects them all day, judges each and answers the sender at once.
+"""Night moves as they arrive (issue 5; docs/rules.md R5): players send their night moves
+privately; this package is where they come from and how they are read. Collecting them all
+day, judging each and answering the sender is the service ``game.intake`` (with
+``game.movesource``, the source a game file names, and ``game.smtp``, mailed answers).
 
 - ``sources``  where moves arrive: a Maildir, an IMAP folder, a queue folder, the host's phpBB
   private messages; each message is stored raw with the host side's receive time first;
@@ -7,10 +9,7 @@ scraper-mod collects them all day, judges each and answers the sender at once.
 - ``mail``     decoding real mail (MIME, charsets, HTML, quotes and forwards removed);
 - ``grammar``  the move grammar, Russian and English («убить Васю», "kill Vasya", «история: …»,
   «код: …»);
-- ``targets``  target names matched like votes (``rules.names``);
-- ``intake``   ``poll_moves`` (fetch, judge, answer) and ``day_moves``/``day_orders``
-  (re-judge a day from the stored messages for resolution); the judging itself is the pure
-  ``scraper_mod.rules.moves``.
+- ``targets``  target names matched like votes (``rules.names``).
 
 The game file's ``[moves]`` table::
 

@@ -1,6 +1,10 @@
 """Reading one night-move message within ``[moves] max_message_size`` (issue 18), for every
 move source: the first bytes of a plain file (``read_capped``), and storing what was read
-with a ``message_too_large`` event when the message was bigger (``add_capped``)."""
+with a ``message_too_large`` event when the message was bigger (``add_capped``).
+
+The limits of one message (issue 18; game.toml ``[moves] max_message_size`` and
+``max_moves_per_message``) default to ``MAX_MESSAGE_SIZE`` bytes (mail, queue file, PM text)
+and ``MAX_MOVES_PER_MESSAGE`` moves read from it."""
 
 from __future__ import annotations
 
@@ -11,8 +15,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from ..limits import TOO_LARGE_EVENT, size_text
+from ..errors import size_text
 from ..store import Store
+
+MAX_MESSAGE_SIZE = 1024 * 1024
+MAX_MOVES_PER_MESSAGE = 20
+
+#: the store's event kind for a message stored only in part (its first max_message_size bytes)
+TOO_LARGE_EVENT = "message_too_large"
 
 
 class CappedSource(Protocol):

@@ -10,9 +10,8 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import MailboxError
-from ..limits import MAX_MESSAGE_SIZE
 from ..store import Store
-from .capped import add_capped, read_capped
+from .capped import MAX_MESSAGE_SIZE, add_capped, read_capped
 from .report import FetchReport, _utc
 
 _MAILDIR_NAME = re.compile(r"^(\d{9,10})\.(?:[^.:]*?M(\d{1,6})(?![\d]))?")

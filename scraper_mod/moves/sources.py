@@ -48,22 +48,17 @@ import ssl
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, cast
+from typing import cast
 from zoneinfo import ZoneInfo
 
-from ..errors import ConfigError, ForumError, MailboxError
+from ..errors import ForumError, MailboxError
 from ..forum.client import ForumClient
-from ..forum.connect import client_for_game
 from ..forum.pm import parse_pm_inbox, parse_pm_view
 from ..forum.session import scrub_body
-from ..limits import MAX_MESSAGE_SIZE
 from ..store import Store
-from .capped import add_capped, read_capped
+from .capped import MAX_MESSAGE_SIZE, add_capped, read_capped
 from .maildir import MaildirSource, delivery_time  # noqa: F401 - part of this module's API
 from .report import FetchReport, MoveSource, _utc  # noqa: F401 - part of this module's API
-
-if TYPE_CHECKING:  # a type only: moves/ does not import game/ at run time
-    from ..game.config import Game
 
 log = logging.getLogger(__name__)
 
@@ -411,48 +406,3 @@ class PhpbbPmSource:
                     "earliest": pm.earliest.isoformat(), "latest": pm.latest.isoformat(),
                     "fetched_at": view.fetched_at.isoformat()}, at=now)
         return FetchReport(self.name, tuple(new), len(summaries), tuple(errors))
-
-
-def game_since(game: Game) -> datetime:
-    """From when a mailbox's mail can belong to the game: a day before day 1 starts (role
-    cards may go out early). Older mail, a host's everyday mailbox, is never stored."""
-    start = datetime.combine(game.start, game.day_start, tzinfo=game.timezone)
-    return start - timedelta(days=1)
-
-
-_FOLDER_SOURCES: dict[tuple, MoveSource] = {}
-
-
-def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None = None,
-               ssl_context: ssl.SSLContext | None = None) -> MoveSource:
-    """The move source configured in a game's ``[moves]``."""
-    m = game.moves
-    if m.source is None:
-        raise ConfigError("no move source configured", path=str(game.path), key="moves.source",
-                          hint='set source = "maildir", "imap", "queue" or "phpbb_pm"')
-    if m.source in ("maildir", "queue"):
-        # a folder source holds nothing but its settings: the daemon's polls share one
-        key = (m.source, game.path, m.path, m.max_message_size, game.start, game.day_start,
-               game.timezone)
-        got = _FOLDER_SOURCES.get(key)
-        if got is None:
-            if len(_FOLDER_SOURCES) >= 1024:
-                _FOLDER_SOURCES.clear()
-            folder = game.folder / m.path
-            got = (MaildirSource(folder, since=game_since(game), max_size=m.max_message_size)
-                   if m.source == "maildir" else QueueSource(folder, max_size=m.max_message_size))
-            _FOLDER_SOURCES[key] = got
-        return got
-    folder = game.folder / m.path
-    since = game_since(game)
-    if m.source == "imap":
-        return ImapSource(cast(str, m.host), port=m.port, username=m.username, folder=m.folder,
-                          security=m.security, ssl_context=ssl_context, since=since,
-                          max_size=m.max_message_size)
-    if m.source == "phpbb_pm":
-        if not game.forum.url:
-            raise ConfigError("the PM source needs the board", path=str(game.path),
-                              key="forum.url")
-        client = client_factory() if client_factory is not None else client_for_game(game)
-        return PhpbbPmSource(client, game.forum.url, board_tz=game.timezone, since=since)
-    raise MailboxError(f"unknown move source {m.source!r}")

@@ -1,2 +1,2 @@
 """Posts: wording (plurals, dates, zones, night notes), Jinja2 rendering, the BBCode preview,
-the atomic day folder, and publishing the resolved day on the board (publish.py, RULES R12)."""
+the atomic day folder. Text in, text out: publishing on the board is ``game.publish``."""

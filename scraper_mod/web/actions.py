@@ -24,9 +24,9 @@ from ..game.host import (
     replace_player,
     undo_decision,
 )
+from ..game.publish import check_mode, day_to_publish, publish_day
 from ..game.timearg import parse_time_arg
 from ..game.wording import Formatter
-from ..posts.publish import check_mode, day_to_publish, publish_day
 from .i18n import word
 
 ActionFn = Callable[[GameContext, Mapping[str, str], str], list[str]]

@@ -2,7 +2,7 @@
 own about votes, moves or days): the count (``game.tally``), its history
 (``game.history``), the days (``game.days``), the moves (``game.nightmoves``), the daemon's
 state (``daemon.scheduler``: its lock; the store: its last read and errors), the
-publications (``posts.publish``) and the day's posts (``out/day-N/`` through
+publications (``game.publish``) and the day's posts (``out/day-N/`` through
 ``posts.preview``).
 
 Secret things — roles, moves, the random list, the host report — are never in ``game_view``:
@@ -22,12 +22,12 @@ from ..daemon.overview import PROBLEM_WINDOW, recent_errors
 from ..errors import ScraperModError
 from ..game.context import GameContext
 from ..game.history import vote_history
+from ..game.intake import day_moves, state_before_day
 from ..game.nightmoves import awaiting_moves, moves_json
+from ..game.publish import failures, game_id, plan_day
 from ..game.tally import DayTally, post_link, tally_day
 from ..game.wording import Formatter
-from ..moves.intake import day_moves, state_before_day
 from ..posts.bbcode import bbcode_to_html
-from ..posts.publish import failures, game_id, plan_day
 from ..rules.moves import REASONS as MOVE_REASONS
 from ..rules.votes import reason_text
 from .chart import chart_svg

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ..errors import MailboxError
 
 if TYPE_CHECKING:
-    from ..game.config import MovesConfig
+    from .config import MovesConfig
     from .intake import Answer
 
 

@@ -39,17 +39,17 @@ from ..errors import MailboxError, ScraperModError
 from ..forum.links import post_link
 from ..forum.model import Post
 from ..forum.poller import canonical_topic_url, stored_posts
-from ..game.context import GameContext
-from ..game.nightmoves import awaiting_moves
-from ..game.tally import board_root, tally_day
-from ..game.wording import Formatter
-from ..moves.intake import day_moves, state_before_day
-from ..moves.smtp import send_mail
+from ..posts.dayfolder import write_atomic
+from ..posts.render import render_text
 from ..rules.calendar import wall_time
 from ..rules.model import MoveKind
-from .dayfolder import write_atomic
+from .context import GameContext
+from .intake import day_moves, state_before_day
+from .nightmoves import awaiting_moves
 from .publish import AUTO_RETRY_SECONDS, Item, Outcome, game_id, publish_items
-from .render import render_text
+from .smtp import send_mail
+from .tally import board_root, tally_day
+from .wording import Formatter
 
 log = logging.getLogger(__name__)
 

@@ -25,14 +25,14 @@ from pathlib import Path
 from typing import cast
 
 from ..errors import ConfigError, FetchError, ForumError, ScraperModError
-from ..forum.connect import make_client
 from ..forum.links import post_path
-from ..forum.parser import parse_forum_page
+from ..forum.parse import parse_forum_page
 from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
-from ..game.context import GameContext
 from ..posts.dayfolder import write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
+from .connect import make_client
+from .context import GameContext
 
 log = logging.getLogger(__name__)
 
@@ -288,7 +288,7 @@ def _post(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[int | None
     if item.kind == "day-start":
         return _as_pair(writer.reply(_need_topic(item.to, f"days[{item.day}].topic",
                                                  "the day start", ctx), item.text))
-    if item.kind == "tally":        # a count during the day (posts/daytime.py)
+    if item.kind == "tally":        # a count during the day (game/daytime.py)
         return _as_pair(writer.reply(_need_topic(item.to, f"days[{item.day}].topic",
                                                  "the vote count", ctx), item.text))
     if item.kind in PM_KINDS:

@@ -13,13 +13,12 @@ from urllib.parse import urljoin
 
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError
-from .client import ForumClient
+from ..forum.client import ForumClient
+from .config import Game
+from .context import GameContext
 
-if TYPE_CHECKING:  # types only: forum/ does not import game/ at run time
+if TYPE_CHECKING:
     import requests
-
-    from ..game.config import Game
-    from ..game.context import GameContext
 
 __all__ = ["client_for_game", "game_client", "make_client"]
 

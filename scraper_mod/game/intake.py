@@ -23,13 +23,16 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from zoneinfo import ZoneInfo
 
-from ..errors import ForumError, MailboxError, ScraperModError
-from ..forum.connect import game_client
+from ..errors import ForumError, MailboxError, ScraperModError, size_text
 from ..forum.pm import parse_pm_view
-from ..limits import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE, TOO_LARGE_EVENT, size_text
+from ..moves.capped import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE, TOO_LARGE_EVENT
+from ..moves.grammar import Matcher, parse_moves, text_has_code
+from ..moves.mail import decode_message, read_sender
+from ..moves.sources import FetchReport, MoveSource
+from ..moves.targets import matcher_for
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.calendar import Calendar
@@ -37,16 +40,12 @@ from ..rules.model import Move, Player
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
 from ..rules.night import NightOrders
 from ..rules.state import GameState, stored_state_json, with_named_duty
-from ..slotbook import load_book, resolve_view, slot_users
 from ..store import StoredMessage
-from .grammar import Matcher, parse_moves, text_has_code
-from .mail import decode_message, read_sender
+from .connect import game_client
+from .context import GameContext
+from .movesource import source_for
+from .slotbook import load_book, resolve_view, slot_users
 from .smtp import send_answer
-from .sources import FetchReport, MoveSource, source_for
-from .targets import matcher_for
-
-if TYPE_CHECKING:  # a type only: moves/ does not import game/ at run time
-    from ..game.context import GameContext
 
 log = logging.getLogger(__name__)
 

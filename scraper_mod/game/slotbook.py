@@ -1,7 +1,6 @@
 """The slots and the host's decisions of an opened game (RULES R10, R11), read from the store
 and handed to the pure rules (``rules.slots``) by the tally, the move intake and the
-resolution. Nothing here decides a rule: it reads the store and adapts the values. It sits
-beside ``store.py`` so that ``moves/`` and ``game/`` both may use it.
+resolution. Nothing here decides a rule: it reads the store and adapts the values.
 
 - ``decisions(ctx)``: every replacement and decision the host made, in force or undone;
 - ``load_book(ctx)``: the ``Book`` of the game file's players and the decisions in force;
@@ -17,12 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
-from .morphology import inflect
-from .rules.model import DayResult, HostKilled, Player, Replaced
-from .rules.names import NameIndex, name_index
-from .rules.slots import (
+from ..morphology import inflect
+from ..rules.model import DayResult, HostKilled, Player, Replaced
+from ..rules.names import NameIndex, name_index
+from ..rules.slots import (
     EMPTY,
     Book,
     HostKill,
@@ -32,10 +31,8 @@ from .rules.slots import (
     day_view,
     removals_before,
 )
-from .rules.state import GameState
-
-if TYPE_CHECKING:   # a duck-typed opened game; this module sits below game/ (like store.py)
-    from .game.context import GameContext
+from ..rules.state import GameState
+from .context import GameContext
 
 __all__ = ["Decision", "decisions", "load_book", "slot_users", "tally_view", "resolve_view",
            "with_book", "day_of_instant", "report_extras", "book_of"]

@@ -1,0 +1,63 @@
+"""The move source a game's ``[moves]`` names (``source_for``): a Maildir or queue folder under
+the game folder, an IMAP mailbox, or the host's phpBB private messages over the game's board
+client. The sources themselves are ``moves/``'s; this is where the game file picks one.
+"""
+
+from __future__ import annotations
+
+import ssl
+from datetime import datetime, timedelta
+from typing import Callable, cast
+
+from ..errors import ConfigError, MailboxError
+from ..forum.client import ForumClient
+from ..moves.sources import ImapSource, MaildirSource, MoveSource, PhpbbPmSource, QueueSource
+from .config import Game
+from .connect import client_for_game
+
+__all__ = ["game_since", "source_for"]
+
+
+def game_since(game: Game) -> datetime:
+    """From when a mailbox's mail can belong to the game: a day before day 1 starts (role
+    cards may go out early). Older mail, a host's everyday mailbox, is never stored."""
+    start = datetime.combine(game.start, game.day_start, tzinfo=game.timezone)
+    return start - timedelta(days=1)
+
+
+_FOLDER_SOURCES: dict[tuple, MoveSource] = {}
+
+
+def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None = None,
+               ssl_context: ssl.SSLContext | None = None) -> MoveSource:
+    """The move source configured in a game's ``[moves]``."""
+    m = game.moves
+    if m.source is None:
+        raise ConfigError("no move source configured", path=str(game.path), key="moves.source",
+                          hint='set source = "maildir", "imap", "queue" or "phpbb_pm"')
+    if m.source in ("maildir", "queue"):
+        # a folder source holds nothing but its settings: the daemon's polls share one
+        key = (m.source, game.path, m.path, m.max_message_size, game.start, game.day_start,
+               game.timezone)
+        got = _FOLDER_SOURCES.get(key)
+        if got is None:
+            if len(_FOLDER_SOURCES) >= 1024:
+                _FOLDER_SOURCES.clear()
+            folder = game.folder / m.path
+            got = (MaildirSource(folder, since=game_since(game), max_size=m.max_message_size)
+                   if m.source == "maildir" else QueueSource(folder, max_size=m.max_message_size))
+            _FOLDER_SOURCES[key] = got
+        return got
+    folder = game.folder / m.path
+    since = game_since(game)
+    if m.source == "imap":
+        return ImapSource(cast(str, m.host), port=m.port, username=m.username, folder=m.folder,
+                          security=m.security, ssl_context=ssl_context, since=since,
+                          max_size=m.max_message_size)
+    if m.source == "phpbb_pm":
+        if not game.forum.url:
+            raise ConfigError("the PM source needs the board", path=str(game.path),
+                              key="forum.url")
+        client = client_factory() if client_factory is not None else client_for_game(game)
+        return PhpbbPmSource(client, game.forum.url, board_tz=game.timezone, since=since)
+    raise MailboxError(f"unknown move source {m.source!r}")
