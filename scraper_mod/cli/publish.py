@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..game import daytime
 from ..game.context import open_game
 from ..game.publish import (
     check_mode,
@@ -40,22 +41,30 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.role_cards:
             day, items = 0, plan_role_cards(ctx)
+        elif args.dry_run and args.day is None and not ctx.store.resolutions():
+            day, items = None, []       # nothing resolved yet: only what the day has planned
         else:
             day = day_to_publish(ctx, args.day)
             items = plan_day(ctx, day)
         if args.dry_run:
+            ahead = [] if args.role_cards else daytime.chores_ahead(
+                ctx, max(ctx.store.resolved_days(), default=0) + 1)
             if args.format == "json":
                 print_json({"day": day, "posted": [
                     {"kind": i.kind, "to": i.to, "subject": i.subject or None, "text": i.text}
-                    for i in items]})
+                    for i in items], "scheduled": ahead})
             else:
                 for i in items:
                     print(f"=== {i.kind} -> {i.to}" + (f" [{i.subject}]" if i.subject else ""))
                     if i.text:
                         print(i.text.rstrip("\n"))
+                for c in ahead:
+                    if not c["done"]:
+                        print(f"=== scheduled: {c['kind']} at {c['at']}")
             return 0
         check_mode(ctx)
-        outcomes = (publish_items(ctx, items) if args.role_cards else publish_day(ctx, day))
+        outcomes = (publish_items(ctx, items) if day is None or args.role_cards
+                    else publish_day(ctx, day))
     finally:
         ctx.close()
     if args.format == "json":

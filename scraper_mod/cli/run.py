@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import threading
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,9 +22,10 @@ from ..daemon.scheduler import Daemon
 from ..daemon.scheduler import log as daemon_log
 from ..daemon.work import LiveOps
 from ..errors import ConfigError, ScraperModError
+from ..game import daytime
 from ..game.context import GameContext, open_game
 from ..game.majority import post_majority_notice
-from ..game.publish import auto_publish
+from ..game.publish import Outcome, auto_publish
 from .common import SubParsers, add_game_argument
 
 if TYPE_CHECKING:
@@ -66,14 +68,57 @@ def _file_handler(path: Path) -> logging.Handler:
 
 class PublishingOps(LiveOps):
     """LiveOps that, in [publish] mode auto, first posts what a resolved day still owes the
-    board (a failure retried on each poll, before the next day's start in any case)."""
+    board (a failure retried on each poll, before the next day's start in any case), and
+    does the day's work on the board (docs/daytime.md): counts, reminders, the host's
+    alerts."""
 
     def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult:
-        auto_publish(ctx)
-        result = super().poll(ctx, day, full=full)
+        self.publish(ctx)
+        res = super().poll(ctx, day, full=full)
         if not full:
             post_majority_notice(ctx, day)     # R2.15: within one poll of the majority
-        return result
+            self._report(ctx, daytime.answer_requests(ctx, day))
+            daytime.alert_new_problems(ctx, day)
+        return res
+
+    def publish(self, ctx: GameContext) -> None:
+        """``auto_publish``, and an alert for each publication that failed just now."""
+        self._report(ctx, auto_publish(ctx))
+
+    def chores(self, ctx: GameContext, day: int) -> None:
+        self._report(ctx, daytime.run_chores(ctx, day))
+
+    def next_chore_at(self, ctx: GameContext, day: int, now: datetime) -> datetime | None:
+        return daytime.next_chore_at(ctx, day, now)
+
+    def alert(self, ctx: GameContext, kind: str, detail: str, day: int | None) -> str:
+        return daytime.alert(ctx, kind, detail, day=day)
+
+    def _report(self, ctx: GameContext, outcomes: list[Outcome]) -> None:
+        for o in outcomes:
+            if o.status == "posted" and o.kind in ("tally", "reminder"):
+                daemon_log.info("posted the %s to %s: %s", o.kind, o.to, o.url or "")
+            if o.status != "failed" or not o.fresh or o.kind == "alert":
+                continue
+            daemon_log.error("could not post %s to %s: %s (it stays in out/ and is tried "
+                             "again)", o.kind, o.to, o.error)
+            daytime.alert(ctx, "publish", f"{o.kind} to {o.to}: {o.error}",
+                          day=o.item.day if o.item else None)
+
+
+RUNNING_KEY = "daemon_running"   # set while `run` runs: found set at a start, it crashed
+
+
+def _note_start(ctx: GameContext, ops: PublishingOps) -> None:
+    """Mark the daemon running; if the last run never said it stopped, it crashed (a
+    ``kill -9``, a reboot): log it and tell the host."""
+    before = ctx.store.get(RUNNING_KEY)
+    ctx.store.put(RUNNING_KEY, {"pid": os.getpid(), "since": ctx.now().isoformat()})
+    if before:
+        msg = (f"the last run (pid {before.get('pid')}, since {before.get('since')}) did not "
+               "stop cleanly: restarted after a crash")
+        daemon_log.warning("%s", msg)
+        ops.alert(ctx, "restart", msg, None)
 
 
 def preflight(ctx: GameContext) -> list[str]:
@@ -120,8 +165,11 @@ def run(args: argparse.Namespace) -> int:
 
             old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
             try:
-                report = Daemon(ctx, ops=PublishingOps(), stop=stop,
-                                on_resolved=lambda out: auto_publish(ctx)).run()
+                ops = PublishingOps()
+                _note_start(ctx, ops)
+                report = Daemon(ctx, ops=ops, stop=stop,
+                                on_resolved=lambda out: ops.publish(ctx)).run()
+                ctx.store.put(RUNNING_KEY, None)      # a clean stop: no crash to tell
             finally:
                 for s, h in old.items():
                     signal.signal(s, h)

@@ -38,7 +38,14 @@ from datetime import datetime, timedelta
 from typing import Callable
 
 from ..clock import Clock, SystemClock
-from ..errors import ConfigError, ForumError, MailboxError, RulesError, ScraperModError
+from ..errors import (
+    ConfigError,
+    ForumError,
+    LoginRequiredError,
+    MailboxError,
+    RulesError,
+    ScraperModError,
+)
 from ..game.config import GAME_FILE, load_game
 from ..game.context import GameContext
 from ..game.resolve import finish_cascade
@@ -99,6 +106,7 @@ class Daemon:
         self._poll_job: ClockJob | None = None
         self._deadline_job: ClockJob | None = None
         self._read_job: ClockJob | None = None
+        self._chore_job: ClockJob | None = None      # counts and reminders (ops.chores)
         self._read_done: set[tuple[int, datetime]] = set()   # (day, deadline) read (R2.11)
 
     # -- time and days ------------------------------------------------------------------------
@@ -138,13 +146,21 @@ class Daemon:
     def warn(self, msg: str, *args: object) -> None:
         self._say(logging.WARNING, msg, *args)
 
-    def error(self, msg: str) -> None:
+    def error(self, msg: str, *, alert: str | None = None, day: int | None = None) -> None:
+        """Log ``msg`` as an error; with ``alert`` (its kind), also tell the host when the
+        ops can (``alert_host``, docs/daytime.md)."""
         self.report.errors.append(msg)
         self._say(logging.ERROR, msg)
         try:
             self.ctx.store.log_event("error", {"message": msg}, at=self.now())
         except ScraperModError:
             pass
+        tell = getattr(self.ops, "alert", None)
+        if alert is not None and tell is not None:
+            try:
+                tell(self.ctx, alert, msg, day)
+            except Exception as e:  # noqa: BLE001 - an alert never stops the daemon
+                self._say(logging.WARNING, f"the host could not be alerted: {e!r}")
 
     def resolved_days(self) -> set[int]:
         return self.ctx.store.resolved_days()
@@ -214,6 +230,21 @@ class Daemon:
             return self.calendar().deadline(self.current_day() + 1)
         return self.calendar().deadline(day)
 
+    def next_chore_at(self, now: datetime) -> datetime | None:
+        """The current day's next count or reminder (docs/daytime.md); with none left, a
+        look again after its deadline (the next day's are planned then)."""
+        if self._finished:
+            return None
+        day = self.current_day()
+        at = self.ops.next_chore_at(self.ctx, day, now)  # type: ignore[attr-defined]
+        return at if at is not None else self.calendar().deadline(day) + self.grace()
+
+    def chore_job(self) -> None:
+        """The day's scheduled counts and reminders (the ops decide what is due)."""
+        if self.due_days(self.now()):
+            return      # past the deadline: the deadline job comes first, then the next day
+        self.ops.chores(self.ctx, self.current_day())  # type: ignore[attr-defined]
+
     def read_job(self) -> None:
         """R2.11: read the day's topic at its deadline and keep what it shows."""
         now = self.now()
@@ -227,12 +258,14 @@ class Daemon:
             read = getattr(self.ops, "read_deadline")   # optional in DaemonOps (checked)
             res = read(self.ctx, day)
         except ScraperModError as e:
-            self.error(f"day {day}: reading the topic at the deadline failed: {e}")
+            self.error(f"day {day}: reading the topic at the deadline failed: {e}",
+                       alert="deadline-read", day=day)
             return
         if res.status == "read":
             self.info("day %d: %s", day, res.summary())
         else:
-            self.error(f"day {day}: {res.summary()} - the host report will say so")
+            self.error(f"day {day}: {res.summary()} - the host report will say so",
+                       alert="deadline-read", day=day)
 
     # -- the jobs ------------------------------------------------------------------------------
     def poll_job(self) -> None:
@@ -252,7 +285,8 @@ class Daemon:
             res = self.ops.poll(self.ctx, day, full=False)
         except ForumError as e:
             self.error(f"day {day}: polling the topic failed: {e} - will try again at the "
-                       "next poll")
+                       "next poll", alert="login" if isinstance(e, LoginRequiredError)
+                       else None, day=day)
             return
         except MailboxError as e:
             self.error(f"day {day}: reading the move source failed: {e} - check [moves] in "
@@ -327,7 +361,8 @@ class Daemon:
         except (ForumError, MailboxError) as e:
             retry = self._retry_later()
             self.error(f"day {day}: the final re-scan at the deadline failed: {e} - day {day} "
-                       f"is NOT resolved on a partial topic; trying again in {fmt_delta(retry)}")
+                       f"is NOT resolved on a partial topic; trying again in {fmt_delta(retry)}",
+                       alert="rescan", day=day)
             return False
         self.report.polls += 1
         self.info("day %d: final %s", day, res.describe())
@@ -335,12 +370,14 @@ class Daemon:
             out = self.ops.resolve(self.ctx, day)
         except (ForumError, MailboxError) as e:
             retry = self._retry_later()
-            self.error(f"day {day}: resolving failed: {e}; trying again in {fmt_delta(retry)}")
+            self.error(f"day {day}: resolving failed: {e}; trying again in {fmt_delta(retry)}",
+                       alert="rescan", day=day)
             return False
         except (RulesError, ConfigError) as e:
             retry = self._retry_later()
             self.error(f"day {day}: cannot be resolved: {e} - fix it (game.toml, "
-                       f"'scraper-mod day ...'); trying again in {fmt_delta(retry)}")
+                       f"'scraper-mod day ...'); trying again in {fmt_delta(retry)}",
+                       alert="rescan", day=day)
             return False
         self._day_changed = True
         self.report.resolved.append(day)
@@ -460,6 +497,9 @@ class Daemon:
         if getattr(self.ops, "read_deadline", None) is not None:
             self._read_job = self.scheduler.add("deadline read", self.next_read_at,
                                                 self._guard("deadline read", self.read_job))
+        if getattr(self.ops, "chores", None) is not None:
+            self._chore_job = self.scheduler.add("daytime", self.next_chore_at,
+                                                 self._guard("daytime", self.chore_job))
         # A due deadline first (its next run is in the past), then a poll right away.
         self._poll_job.next_run = naive_utc(now)
 
@@ -484,8 +524,9 @@ class Daemon:
             # deadline); after a resolution the new day is polled at once.
             if self._deadline_job in self.scheduler.jobs:
                 self._deadline_job.reschedule()
-            if self._read_job in self.scheduler.jobs:
-                self._read_job.reschedule()
+            for job in (self._read_job, self._chore_job):
+                if job in self.scheduler.jobs:
+                    job.reschedule()
             if self._day_changed and self._poll_job in self.scheduler.jobs:
                 self._day_changed = False
                 self._poll_job.next_run = naive_utc(self.now())
@@ -498,7 +539,7 @@ class Daemon:
                 wait = min(wait, (until - self.now()).total_seconds())
             self._sleep(max(0.0, wait))
         self.scheduler.clear()
-        self._poll_job = self._deadline_job = self._read_job = None
+        self._poll_job = self._deadline_job = self._read_job = self._chore_job = None
         self.report.winner = self.report.winner or self.winner()
         return self.report
 

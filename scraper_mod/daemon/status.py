@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 
 from ..errors import ScraperModError
 from ..game.context import GameContext
+from ..game.daytime import chores_ahead
 from ..game.intake import read_letter
 from ..game.tally import tally_day
 from .lock import running_pid
@@ -58,6 +59,7 @@ class GameStatus:
     winner: str | None
     daemon_pid: int | None
     last_fetch: datetime | None
+    ahead: tuple[dict, ...] = ()           # the day's counts and reminder to come (daytime)
 
     def to_json(self) -> dict:
         left = (self.deadline - self.now).total_seconds()
@@ -72,6 +74,7 @@ class GameStatus:
             "resolved": list(self.resolved), "winner": self.winner,
             "daemon_pid": self.daemon_pid,
             "last_fetch": self.last_fetch.isoformat() if self.last_fetch else None,
+            "scheduled": list(self.ahead),
         }
 
     def to_text(self) -> str:
@@ -108,6 +111,13 @@ class GameStatus:
                             if self.last_result else ""))
         lines.append("daemon: " + (f"running (pid {self.daemon_pid})" if self.daemon_pid
                                    else "not running (start it with 'scraper-mod run GAME')"))
+        for c in self.ahead:
+            what = {"count": "vote count", "reminder": "move reminders",
+                    "requests": "a vote count asked for in"}.get(c["kind"], c["kind"])
+            if c["kind"] == "requests":
+                lines.append(f"next: {what} posts {', '.join(map(str, c['posts']))}")
+            elif not c["done"]:
+                lines.append(f"next: {what} at {t(datetime.fromisoformat(c['at']))}")
         if self.last_fetch:
             ago = self.now - self.last_fetch
             lines.append(f"last forum fetch: {t(self.last_fetch)}"
@@ -175,4 +185,5 @@ def game_status(ctx: GameContext) -> GameStatus:
         moved=cal.is_moved(day), leaders=leaders, votes_counted=counted, tally_note=note,
         moves_received=received, movers=movers, resolved=tuple(sorted(done)), last_result=last,
         winner=winner, daemon_pid=running_pid(ctx.game.folder),
-        last_fetch=ctx.store.last_fetch_at())
+        last_fetch=ctx.store.last_fetch_at(),
+        ahead=() if winner else tuple(chores_ahead(ctx, day)))

@@ -101,6 +101,20 @@ class PublishConfig:
     title_template: str = "{title}. День {day}"
     private_messages: bool = True
     lock_day_topic: bool = False
+    # during the day (docs/daytime.md): all off by default
+    tally_times: tuple[str, ...] = ()  # "13:00": a vote count posted in the day topic then
+    tally_command: str = ""           # "!голоса": a post with it asks for a count
+    tally_cooldown_minutes: float = 30.0   # one count on request per this many minutes
+    tally_requests_from: str = "anyone"    # anyone | players | alive: whose request counts
+    remind_moves_at: str = ""         # "18:00": PM each role that has sent no move yet
+    alert_host: str = "off"           # off | pm | mail: what needs the host, told at once
+    alert_to: str = ""                # the host's nick (pm; default [game] host) or address
+
+    @property
+    def daytime_chores(self) -> bool:
+        """True when anything is posted during the day (counts, reminders, alerts)."""
+        return bool(self.tally_times or self.tally_command or self.remind_moves_at
+                    or self.alert_host != "off")
 
 
 @dataclass(frozen=True)
@@ -568,7 +582,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
                    hint="the board would be asked without pause")
     schedule = ScheduleConfig(**s)
 
-    publish = _parse_publish(r, r.table(data, "publish"))
+    publish = _parse_publish(r, r.table(data, "publish"), language)
 
     deal = r.table(data, "deal")
     for k, v in deal.items():
@@ -605,9 +619,40 @@ def _check_limits(r: "_Reader", table, prefix: str, *, sizes=(), seconds=(),
             r.fail(prefix + key, f"must be at least 1, not {v!r}")
 
 
-def _parse_publish(r: "_Reader", tbl: dict) -> PublishConfig:
+def _parse_publish(r: "_Reader", tbl: dict, language: str = "ru") -> PublishConfig:
     """``[publish]``: the modes and targets of posting on the board (R12)."""
+    tbl = dict(tbl)
+    times = tbl.pop("tally_times", [])
+    command = tbl.pop("tally_command", "")
     pub = _typed_table(r, PublishConfig, tbl, "publish.")
+    if not isinstance(times, list) or not all(isinstance(t, str) and _HHMM.match(t.strip())
+                                              for t in times):
+        r.fail("publish.tally_times", f"must be a list of times of day, not {times!r}",
+               hint='e.g. tally_times = ["13:00", "19:00"] (game time)')
+    if command is True:         # the board's language's own word
+        command = "!голоса" if language == "ru" else "!votecount"
+    elif command is False:
+        command = ""
+    if not isinstance(command, str) or len(command.strip()) > 40 or (
+            command and len(command.strip()) < 2):
+        r.fail("publish.tally_command", f"must be a short word such as \"!голоса\", not "
+               f"{command!r}", hint='or true for the language\'s default ("!голоса", '
+               '"!votecount")')
+    pub = dataclasses.replace(pub, tally_times=tuple(sorted({t.strip() for t in times})),
+                              tally_command=command.strip())
+    if pub.remind_moves_at and not _HHMM.match(pub.remind_moves_at):
+        r.fail("publish.remind_moves_at", f"not a time of day: {pub.remind_moves_at!r}",
+               hint='e.g. "18:00" (game time)')
+    if pub.tally_cooldown_minutes < 0:
+        r.fail("publish.tally_cooldown_minutes", "must be 0 or more")
+    if pub.tally_requests_from not in ("anyone", "players", "alive"):
+        r.fail("publish.tally_requests_from", 'must be "anyone", "players" or "alive", not '
+               f"{pub.tally_requests_from!r}")
+    if pub.alert_host not in ("off", "pm", "mail"):
+        r.fail("publish.alert_host", f'must be "off", "pm" or "mail", not {pub.alert_host!r}')
+    if pub.alert_host == "mail" and "@" not in pub.alert_to:
+        r.fail("publish.alert_to", "alerts by mail need the host's address",
+               hint='e.g. alert_to = "host@example.org" (sent through [moves] smtp_host)')
     if pub.mode not in ("off", "review", "auto"):
         r.fail("publish.mode", f'must be "off", "review" or "auto", not {pub.mode!r}')
     if pub.day_topic not in ("open", "reply"):

@@ -42,6 +42,8 @@ AUTO_RETRY_SECONDS = 120.0   # `run` tries a failed publication again after this
 KINDS = ("newspaper", "day-start", "day-topic", "pm", "role-card", "lock", "signup", "majority")
 EDITED_IN_PLACE = ("newspaper", "signup")   # a changed text edits the post on the board
 
+PM_KINDS = ("pm", "role-card", "reminder", "alert")    # sent as the board's private messages
+
 
 @dataclass(frozen=True)
 class Item:
@@ -208,7 +210,7 @@ def _find_on_board(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[i
     """(id, url) of a publication already on the board, else None: only what this account
     posted, with the text that was sent (a player's topic of the same title, or another
     message of the same subject to the same player, is never taken for it)."""
-    if item.kind in ("pm", "role-card"):
+    if item.kind in PM_KINDS:
         mid = find_pm(writer, item.to, item.subject, item.text)
         return (mid, writer.client.url(f"ucp.php?i=pm&mode=view&p={mid}")) if mid else None
     if item.kind == "day-topic" or (item.kind == "newspaper" and not results_target(ctx)):
@@ -276,7 +278,10 @@ def _post(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[int | None
         return _as_pair(writer.reply(_need_topic(item.to, f"days[{item.day}].topic",
                                                  "the day start" if item.kind == "day-start"
                                                  else "the majority notice", ctx), item.text))
-    if item.kind in ("pm", "role-card"):
+    if item.kind == "tally":        # a count during the day (game/daytime.py)
+        return _as_pair(writer.reply(_need_topic(item.to, f"days[{item.day}].topic",
+                                                 "the vote count", ctx), item.text))
+    if item.kind in PM_KINDS:
         return _as_pair(writer.send_pm(item.to, item.subject, item.text))
     if item.kind == "signup":   # the sign-up list (issue 29), in the sign-up topic
         return _as_pair(writer.reply(_need_topic(item.to, "signup.topic", "the sign-up list",

@@ -229,13 +229,17 @@ class DayTally:
         return house_lines(self, lang)
 
     # -- text and BBCode -----------------------------------------------------------------
-    def render(self, fmt: str = "text", lang: str | None = None) -> str:
-        """The count as a plain-text page (``text``) or a phpBB post (``bbcode``)."""
+    def render(self, fmt: str = "text", lang: str | None = None, *, heading: str = "",
+               requests: list[dict] | None = None) -> str:
+        """The count as a plain-text page (``text``) or a phpBB post (``bbcode``); a count
+        posted during the day has its ``heading`` («промежуточные итоги на 13:00 МСК») and
+        the ``requests`` it answers (``{"nick", "url"}``)."""
         if fmt not in ("text", "bbcode"):
             raise ConfigError(f"unknown format {fmt!r} (text, bbcode or json)")
         lang = lang or self.language
         return render_text("tally", lang, "bbcode" if fmt == "bbcode" else "txt",
-                           **self._template_context(lang))
+                           **self._template_context(lang), heading=heading,
+                           requests=requests or [])
 
     def _template_context(self, lang: str) -> dict:
         by_voter = {v.voter: v for v in self.tally.votes}

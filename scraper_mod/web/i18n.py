@@ -27,6 +27,7 @@ WORDS: dict[str, dict[str, str]] = {
     "last_poll": {"ru": "Последнее чтение форума", "en": "Last forum read"},
     "never": {"ru": "ещё не было", "en": "never"},
     "errors": {"ru": "Ошибки демона", "en": "The daemon's errors"},
+    "told": {"ru": "Оповещения ведущему", "en": "Alerts sent to the host"},
     "count": {"ru": "Подсчёт голосов", "en": "The vote count"},
     "count_final": {"ru": "Итог голосования", "en": "The final count"},
     "as_of": {"ru": "на", "en": "as of"},

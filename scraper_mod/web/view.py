@@ -94,6 +94,7 @@ class GameView:
     publish_plan: list[dict]
     days: list = field(default_factory=list)
     resolved: tuple[int, ...] = ()
+    told: list[tuple[datetime, str]] = field(default_factory=list)   # alerts (daytime.alert)
 
     def when(self, t: datetime | None) -> str:
         """"вторник, 9 апреля, 20:00 МСК" for the page."""
@@ -204,7 +205,14 @@ def game_view(ctx: GameContext, name: str, *, day: int | None = None,
         alerts=alerts, posts_day=posts_day,
         posts=[] if summary else day_posts(ctx, posts_day, lang),
         publish_mode=g.publish.mode, publish_plan=[] if summary else publish_plan(ctx, posts_day),
-        resolved=tuple(sorted(done)))
+        resolved=tuple(sorted(done)), told=_told(ctx, now))
+
+
+def _told(ctx: GameContext, now: datetime) -> list[tuple[datetime, str]]:
+    """What the host was alerted of (``[publish] alert_host``) in the last day, newest
+    first, each with how it went (sent, held back within the hour, failed)."""
+    return [(at, f"{d.get('kind')}: {d.get('detail')} [{d.get('status')}]")
+            for at, _, d in ctx.store.events("alert") if at >= now - ERROR_WINDOW][-10:][::-1]
 
 
 def page_tally(ctx: GameContext, day: int) -> DayTally:
