@@ -41,7 +41,7 @@ from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 from ..errors import FetchError, ForumError, ParseError, TopicNotFoundError
-from ..store import ContentHash, Store, content_hash
+from ..store import Store
 from .client import FetchResult, ForumClient
 from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
 from .model import Post, TopicPage, post_from_json
@@ -134,25 +134,20 @@ def _now_fn(now: datetime | Callable[[], datetime]) -> Callable[[], datetime]:
 _PRECISION_RANK = {"second": 0, "minute": 1, "relative": 2}
 
 
-def _content_hash(post: Post) -> ContentHash:
-    return ContentHash(content_hash(post.content_key()))
-
-
-def _content(post: Post, best: dict[str, str]) -> tuple[dict | ContentHash, bool]:
+def _content(post: Post, best: dict[str, str]) -> tuple[dict, bool]:
     """What decides whether a sighting is a new version: ``Post.content_key()``, plus, for a
     post ever seen without its exact second, the best time precision seen so far.
 
     Boards without ``<time datetime>`` show a recent post as «35 минут назад» (a range) and
     later as «Сегодня, 19:59» (a minute): the sharper sighting is stored as a version too, so
     the vote count can narrow the post's time (RULES R2.6). ``best`` (post id -> precision)
-    is updated in place; returns (content, whether the precision just improved). The
-    content of a post known to the second is given as its ``ContentHash``.
+    is updated in place; returns (content, whether the precision just improved).
     """
     pid = str(post.post_id)
     prev = best.get(pid)
-    if prev is None and post.precision == "second":
-        return _content_hash(post), False
     content = post.content_key()
+    if prev is None and post.precision == "second":
+        return content, False
     sharper = prev is not None and _PRECISION_RANK.get(post.precision, 3) < \
         _PRECISION_RANK.get(prev, 3)
     if prev is None or sharper:
