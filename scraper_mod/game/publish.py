@@ -38,9 +38,6 @@ log = logging.getLogger(__name__)
 
 AUTO_RETRY_SECONDS = 120.0   # `run` tries a failed publication again after this long
 
-KINDS = ("newspaper", "day-start", "day-topic", "pm", "role-card", "lock")
-
-
 @dataclass(frozen=True)
 class Item:
     """One thing to post: its identity (day, kind, key), where it goes and its text."""
