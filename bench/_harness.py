@@ -18,7 +18,6 @@ import gc
 import json
 import statistics
 import sys
-import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -153,63 +152,6 @@ def interleaved(fns: dict[str, Callable[[], object]], *, repeat: int,
                 fn()
             best[k] = min(best[k], (time.perf_counter() - t0) / number)
     return best
-
-
-def _reference_work() -> int:
-    """A fixed piece of pure-Python work (~5 ms on a 2.6 GHz core): loops, integer maths."""
-    s = 0
-    for i in range(100_000):
-        s += i * i % 7
-    return s
-
-
-class MachinePace:
-    """How fast the machine ran during a measurement, against its own best: the same pure
-    Python work timed (``time.thread_time``) every ``every`` seconds on a thread of its own,
-    on the processors of the thread that starts it.
-
-    A shared VM's vCPU runs the same loop from one second to the next at anything between
-    its full speed and two thirds of it (a neighbour's load on the host, where the guest sees
-    no steal time): the daemon's CPU seconds swell with it. ``slowdown`` (the mean time over
-    the best, 1.0 on a quiet machine) says by how much; a figure divided by it is what the
-    daemon would have cost at the machine's best pace. The reference thread takes ~0.3 % of a
-    processor."""
-
-    def __init__(self, every: float = 2.0) -> None:
-        self.every = every
-        self.times: list[float] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="machine pace", daemon=True)
-
-    def start(self) -> "MachinePace":
-        self._time_once()
-        self._thread.start()
-        return self
-
-    def _time_once(self) -> None:
-        t0 = time.thread_time()
-        _reference_work()
-        self.times.append(time.thread_time() - t0)
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.every):
-            self._time_once()
-
-    def stop(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=30)
-        self._time_once()
-
-    @property
-    def slowdown(self) -> float:
-        return (sum(self.times) / len(self.times)) / min(self.times) if self.times else 1.0
-
-    def text(self) -> str:
-        if not self.times:
-            return "not measured"
-        return (f"the reference work took {min(self.times) * 1000:.0f}–"
-                f"{max(self.times) * 1000:.0f} ms in {len(self.times)} timings, "
-                f"{self.slowdown:.2f}× its best on average")
 
 
 def median(xs: list[float]) -> float:

@@ -9,7 +9,8 @@ Usage::
 A ``LocalBoard`` (a real HTTP server on 127.0.0.1 rendering phpBB 3.3.15 prosilver pages,
 25 posts a page) serves one day topic of synthetic Russian/English chatter with colored
 votes, quotes and bold names. ``poll_topic`` polls it into an in-memory ``Store`` through a
-``ForumClient`` whose session counts the bytes of every response body. The client's
+``ForumClient`` whose session counts the bytes of every response body (by its
+``Content-Length``). The client's
 politeness delay is set to 0 here (it spaces requests; it does not change their number).
 
 After a first poll that reads the whole topic, the bench measures:
@@ -43,7 +44,9 @@ PER_PAGE = 25
 
 
 class CountingSession:
-    """A requests.Session whose response hook adds up requests and body bytes."""
+    """A requests.Session whose response hook adds up requests and the body bytes each
+    response announces (its ``Content-Length``: the client streams the body, so the hook
+    must not read it)."""
 
     def __init__(self):
         import requests
@@ -54,7 +57,10 @@ class CountingSession:
 
     def _count(self, resp, *args, **kwargs):
         self.requests += 1
-        self.bytes += len(resp.content)
+        length = resp.headers.get("Content-Length")
+        if length is None or not length.isdigit():
+            raise CannotRun(f"{resp.url}: no Content-Length to count the bytes by")
+        self.bytes += int(length)
         return resp
 
     def snapshot(self) -> tuple[int, int]:

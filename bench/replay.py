@@ -22,7 +22,8 @@ the 30 days (30 topics, 30 nights of mail: the work that grows with a game) with
 players that can last them, 34; ``--days 16 --players 20`` is the 20-player game.
 
 Each measurement runs in a fresh Python process, so ``ru_maxrss`` is the peak of that work
-alone (interpreter and imports included), not of the set-up:
+alone (interpreter and imports included), not of the set-up; the recompute runs in three
+(one with ``--quick``) and its time is the best of them:
 
 * ``load`` (the baseline): open the game and read every stored row the replay reads (post
   versions, messages, resolutions);
@@ -261,13 +262,33 @@ def run(args, report: Report) -> None:
                     f"state file {facts['db_bytes'] / 2**20:.1f} MiB; set up in "
                     f"{time.perf_counter() - t0:.1f} s")
         load = _run_child("load", tmp, days, facts["lynches"])
-        rec = _run_child("recompute", tmp, days, facts["lynches"], profile=args.profile)
+        # the best of three fresh processes (one with --quick): on a shared machine the
+        # least disturbed run is the figure of the work (best_time's rule); the peak RSS is
+        # the largest of them
+        # each but the last on a copy of the state as set up: a recompute leaves its
+        # resolutions behind (the cascade starts from them), and a second one on the same
+        # file would not do the same work
+        runs = []
+        n_runs = 1 if args.quick else 3
+        for i in range(n_runs):
+            copy = tmp if i == n_runs - 1 else tmp.parent / f"{tmp.name}-run{i}"
+            if copy != tmp:
+                shutil.copytree(tmp, copy)
+            try:
+                runs.append(_run_child("recompute", copy, days, facts["lynches"],
+                                       profile=args.profile and not i))
+            finally:
+                if copy != tmp:
+                    shutil.rmtree(copy, ignore_errors=True)
+        rec = {**min(runs, key=lambda r: r["seconds"]),
+               "rss_mb": max(r["rss_mb"] for r in runs)}
         cas = None if args.no_cascade else _run_child("cascade", tmp, days, facts["lynches"])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
     report.add("time",
                f"recomputing {days} days (tally, moves, resolution) in {fmt_s(rec['seconds'])} "
+               f"(the best of {len(runs)} processes) "
                f"= {rec['seconds'] / load['seconds']:.1f}x loading the stored rows "
                f"({fmt_s(load['seconds'])})",
                ratio=rec["seconds"] / load["seconds"], target=f"< {TARGET_SECONDS:g} s",

@@ -154,18 +154,9 @@ def _iso(t: datetime) -> str:
 
 
 def content_hash(data: object) -> str:
-    """SHA-256 of a JSON-able value, stable across runs; a ``ContentHash`` is taken as is."""
-    if isinstance(data, ContentHash):
-        return data
+    """SHA-256 of a JSON-able value, stable across runs."""
     blob = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-
-class ContentHash(str):
-    """``content_hash`` of a value, made already (kept with what it hashes, e.g. a post the
-    page memo gives back poll after poll): what decides "changed" without hashing again."""
-
-    __slots__ = ()
 
 
 @dataclass(frozen=True)
@@ -244,23 +235,6 @@ def _check_whole(db: sqlite3.Connection, path: str) -> None:
                            f"{found[:160]})", path=path, hint=restore_hint(path))
 
 
-#: topics whose views a state file keeps (a poll reads the day's topic; a game's past days'
-#: topics are read again only by a rare re-scan): a month of days is not kept in memory
-TOPIC_VIEWS_KEPT = 4
-
-
-class _TopicView:
-    """What a state file holds of one topic, as a poll reads it: the latest content hash of
-    each post, the posts marked deleted, the topic's poll state (its JSON); None: not read."""
-
-    __slots__ = ("latest", "deleted", "state")
-
-    def __init__(self) -> None:
-        self.latest: dict[int, str] | None = None
-        self.deleted: dict[int, datetime] | None = None
-        self.state: str | None = None
-
-
 class Store:
     """The game's state file. ``Store(":memory:")`` for tests.
 
@@ -277,11 +251,6 @@ class Store:
         self.path = str(path)
         self.readonly = readonly
         self._steady: dict | None = None      # reads kept inside ``steady()``
-        self._kept: tuple[int, dict] | None = None   # the last block's, with its data_version
-        # each topic as polls read it, kept across ``steady`` blocks while no other connection
-        # writes (the data_version they were read at); this connection's writes update them
-        self._topics: dict[str, _TopicView] = {}
-        self._topics_at: int | None = None
         memory = self.path == ":memory:"
         try:
             if not memory:
@@ -387,10 +356,9 @@ class Store:
 
     # -- forum --------------------------------------------------------------------------
     def record_fetch(self, url: str, *, fetched_at: datetime, status: int, body: bytes,
-                     board_date: datetime | None = None, sha256: str | None = None) -> int:
-        """Store a fetched page's raw bytes; returns its id. Call before parsing.
-        ``sha256``: the body's SHA-256 (hex) when the caller has made it already."""
-        digest = sha256 or hashlib.sha256(body).hexdigest()
+                     board_date: datetime | None = None) -> int:
+        """Store a fetched page's raw bytes; returns its id. Call before parsing."""
+        digest = hashlib.sha256(body).hexdigest()
         self.db.execute("INSERT OR IGNORE INTO bodies (sha256, body) VALUES (?, ?)",
                         (digest, body))
         cur = self.db.execute(
@@ -431,9 +399,6 @@ class Store:
                         "data) VALUES (?, ?, ?, ?, ?, ?)",
                         (topic, post_id, _iso(fetched_at), fetch_id, h,
                          json.dumps(data, ensure_ascii=False, sort_keys=True)))
-        view = self._topics.get(topic)
-        if view is not None and view.latest is not None:
-            view.latest[post_id] = h
         return True
 
     def add_post_versions(self, topic: str,
@@ -449,9 +414,7 @@ class Store:
                     for pid, content, data in versions]
         if not ids:
             return []
-        latest = self._latest(topic)
-        if latest is None:
-            latest = self._latest_hashes(topic, ids)
+        latest = self._latest_hashes(topic, ids)
         self._undelete(topic, ids)
         stored: list[bool] = []
         rows = []
@@ -461,37 +424,9 @@ class Store:
             if stored[-1]:
                 rows.append((topic, pid, _iso(fetched_at), fetch_id, h,
                              json.dumps(data(), ensure_ascii=False, sort_keys=True)))
-        try:
-            self.db.executemany("INSERT INTO post_versions (topic, post_id, fetched_at, "
-                                "fetch_id, sha256, data) VALUES (?, ?, ?, ?, ?, ?)", rows)
-        except BaseException:
-            self._topics.pop(topic, None)    # some rows may be in: read the topic anew
-            raise
-        view = self._topics.get(topic)
-        if view is not None and view.latest is not None:
-            view.latest.update((r[1], r[4]) for r in rows)
+        self.db.executemany("INSERT INTO post_versions (topic, post_id, fetched_at, "
+                            "fetch_id, sha256, data) VALUES (?, ?, ?, ?, ?, ?)", rows)
         return stored
-
-    def _view(self, topic: str) -> _TopicView | None:
-        """The topic as read inside a ``steady`` block (made there on first use); outside
-        one, None: reads go to the file."""
-        if self._steady is None:
-            return None
-        view = self._topics.get(topic)
-        if view is None:
-            if len(self._topics) >= TOPIC_VIEWS_KEPT:     # the topic read longest ago goes
-                del self._topics[next(iter(self._topics))]
-            view = self._topics[topic] = _TopicView()
-        return view
-
-    def _latest(self, topic: str) -> dict[int, str] | None:
-        """Each post's latest content hash, kept in the topic's view (None outside a block)."""
-        view = self._view(topic)
-        if view is None:
-            return None
-        if view.latest is None:
-            view.latest = self._latest_hashes(topic)
-        return view.latest
 
     def _latest_hashes(self, topic: str, ids: list[int] | None = None) -> dict[int, str]:
         """post id -> the content hash of its latest stored version (of ``ids``, or all)."""
@@ -503,18 +438,6 @@ class Store:
 
     def _undelete(self, topic: str, ids: list[int]) -> None:
         """Posts seen again are no longer deleted."""
-        view = self._view(topic)
-        if view is not None and view.deleted is None:
-            self.deleted_posts(topic)        # read once into the view
-        view = view or self._topics.get(topic)
-        if view is not None and view.deleted is not None:
-            back = [pid for pid in ids if pid in view.deleted]
-            if not back:
-                return
-            for pid in back:
-                del view.deleted[pid]
-        elif not self._has_deletions:
-            return
         marks = ",".join("?" * len(ids))
         self.db.execute(f"DELETE FROM post_deletions WHERE topic=? AND post_id IN ({marks})",
                         (topic, *ids))
@@ -530,52 +453,25 @@ class Store:
                 for r in self.db.execute(q + " ORDER BY id", args)]
 
     def known_post_ids(self, topic: str) -> set[int]:
-        latest = self._latest(topic)
-        if latest is not None:
-            return set(latest)
         return {r[0] for r in self.db.execute(
             "SELECT DISTINCT post_id FROM post_versions WHERE topic=?", (topic,))}
-
-    @property
-    def _has_deletions(self) -> bool:
-        return self.db.execute("SELECT 1 FROM post_deletions LIMIT 1").fetchone() is not None
 
     def mark_deleted(self, topic: str, post_id: int, *, detected_at: datetime) -> None:
         at = _iso(detected_at)
         self.db.execute("INSERT OR IGNORE INTO post_deletions VALUES (?, ?, ?)",
                         (topic, post_id, at))
-        view = self._topics.get(topic)
-        if view is not None and view.deleted is not None:
-            # as the file keeps it: the first detection, as read back from its text
-            view.deleted.setdefault(post_id, datetime.fromisoformat(at))
 
     def deleted_posts(self, topic: str) -> dict[int, datetime]:
-        view = self._view(topic)
-        if view is not None and view.deleted is not None:
-            return dict(view.deleted)
-        got = {r[0]: datetime.fromisoformat(r[1]) for r in self.db.execute(
+        return {r[0]: datetime.fromisoformat(r[1]) for r in self.db.execute(
             "SELECT post_id, detected_at FROM post_deletions WHERE topic=?", (topic,))}
-        if view is not None:
-            view.deleted = dict(got)
-        return got
 
     def topic_state(self, topic: str) -> dict:
-        view = self._view(topic)
-        if view is not None and view.state is not None:
-            raw: str | None = view.state
-        else:
-            r = self.db.execute("SELECT data FROM topic_state WHERE topic=?", (topic,)).fetchone()
-            raw = r[0] if r else None
-            if view is not None:
-                view.state = raw if raw is not None else "{}"
-        return json.loads(raw) if raw is not None else {}    # a fresh dict each time
+        r = self.db.execute("SELECT data FROM topic_state WHERE topic=?", (topic,)).fetchone()
+        return json.loads(r[0]) if r else {}
 
     def set_topic_state(self, topic: str, data: dict) -> None:
         raw = json.dumps(data, ensure_ascii=False, sort_keys=True)
         self.db.execute("INSERT OR REPLACE INTO topic_state VALUES (?, ?)", (topic, raw))
-        view = self._topics.get(topic)
-        if view is not None:
-            view.state = raw
 
     def save_deadline_read(self, topic: str, deadline: datetime, *, status: str,
                            posts: dict[int, dict], read_at: datetime | None = None,
@@ -748,34 +644,22 @@ class Store:
         return cast(int, self.db.execute("PRAGMA data_version").fetchone()[0])
 
     @contextmanager
-    def steady(self, version: int | None = None) -> Iterator[None]:
+    def steady(self) -> Iterator[None]:
         """A job's view of its game's settings: inside, ``get`` and ``resolved_days`` read
         the file once and answer from what they read, until this connection writes the
         settings or the resolutions (or rolls a transaction back). What another process
         writes meanwhile is read by the next block: a daemon job reads the moved deadlines
-        once, not at every step (nested: the outer block counts). A block takes what the
-        previous one read when no other connection has committed since (SQLite's
-        ``data_version``; ``version``: the caller's, asked just before) and this one wrote
-        nothing outside a block."""
+        once, not at every step (nested: the outer block counts)."""
         if self._steady is not None:
             yield
             return
-        # what the last block read still holds if no other connection has written since
-        if version is None:
-            version = self.data_version()
-        kept, self._kept = self._kept, None
-        self._steady = kept[1] if kept is not None and kept[0] == version else {}
-        if self._topics_at != version:     # another connection wrote: read the topics anew
-            self._topics.clear()
-            self._topics_at = version
+        self._steady = {}
         try:
             yield
         finally:
-            self._kept = (version, self._steady)
             self._steady = None
 
     def _changed(self) -> None:
-        self._kept = None
         if self._steady:
             self._steady.clear()
 
@@ -882,8 +766,6 @@ class Store:
             yield
         except BaseException:
             self._changed()          # what was read inside may be gone with the rollback
-            self._topics.clear()
-            self._topics_at = None
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 
 import requests
 import responses
+from stored_topic import current_posts
 from test_schedule_live import MSK, msk, vote, write_game
 
 from scraper_mod.cli import main
@@ -28,7 +29,7 @@ from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.demo.world import ScriptedClock
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.model import post_from_json
-from scraper_mod.forum.poller import canonical_topic_url, current_posts, poll_topic
+from scraper_mod.forum.poller import canonical_topic_url, poll_topic
 from scraper_mod.game.context import open_game
 from scraper_mod.store import Store
 

@@ -1,4 +1,4 @@
-"""The speed-ups change no result: cached letters, shared name indexes, the hand-written
+"""The plain speed-ups kept change no result: letters read once per game, shared name indexes, the hand-written
 ``Post.to_json`` and one parse per fetched page (``forum/parse/doc.py``) give exactly what the
 uncached, generic code gave."""
 
@@ -92,10 +92,10 @@ def test_R2_3_a_shared_name_index_matches_like_a_fresh_one():
 
 def _game_ctx(store: Store):
     from scraper_mod.game.config import MovesConfig
-    return SimpleNamespace(store=store, game=SimpleNamespace(moves=MovesConfig()))
+    return SimpleNamespace(store=store, game=SimpleNamespace(moves=MovesConfig()), letters={})
 
 
-def test_letters_are_decoded_once_per_store_and_equal_to_a_fresh_read(monkeypatch):
+def test_letters_are_decoded_once_per_game_and_equal_to_a_fresh_read(monkeypatch):
     store = Store(":memory:")
     names = sorted(p.name for p in MAIL.iterdir() if p.suffix in (".eml", ".bin"))
     for i, name in enumerate(names):
@@ -107,13 +107,14 @@ def test_letters_are_decoded_once_per_store_and_equal_to_a_fresh_read(monkeypatc
     real = intake.read_letter
     monkeypatch.setattr(intake, "read_letter",
                         lambda m, **kw: reads.append(m.id) or real(m, **kw))
-    first, dups1 = intake._letters(_game_ctx(store))
-    second, dups2 = intake._letters(_game_ctx(store))
+    ctx = _game_ctx(store)
+    first, dups1 = intake._letters(ctx)
+    second, dups2 = intake._letters(ctx)
     assert sorted(reads) == sorted(m.id for m in store.messages())   # each read once
     assert first == second and dups1 == dups2
     assert dups1, "the duplicate delivery in fixtures/mail is recognised"
     assert first == [letter for letter in fresh if letter.message_id not in dups1]
-    # another store with the same message ids holds other mail: read afresh, not mixed up
+    # another game with the same message ids holds other mail: read afresh, not mixed up
     other = Store(":memory:")
     for i, name in enumerate(reversed(names)):
         at = T0 + timedelta(minutes=i)

@@ -11,12 +11,13 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 import requests
+from stored_topic import current_posts
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.errors import FetchError, ParseError, TopicNotFoundError
 from scraper_mod.forum.client import ForumClient
-from scraper_mod.forum.poller import canonical_topic_url, current_posts, poll_topic, stored_posts
+from scraper_mod.forum.poller import canonical_topic_url, poll_topic, stored_posts
 from scraper_mod.store import Store
 
 MSK = timezone(timedelta(hours=3))

@@ -162,115 +162,34 @@ def test_a_steady_block_reads_the_settings_once_and_sees_its_own_writes(tmp_path
     other.close()
 
 
-def test_a_steady_block_keeps_the_last_ones_reads_until_another_connection_writes(tmp_path):
-    path = tmp_path / "state.sqlite3"
-    s, other = Store(path), Store(path)
-    s.put("moved_deadlines", {"1": "19:00"})
-    reads: list[str] = []
-    s.db.set_trace_callback(lambda sql: reads.append(sql) if sql.startswith("SELECT") else None)
-    with s.steady():
-        assert s.get("moved_deadlines") == {"1": "19:00"} and s.resolved_days() == set()
-    assert len(reads) == 2
-    for _ in range(3):                          # the next jobs: nothing read again
-        with s.steady():
-            assert s.get("moved_deadlines") == {"1": "19:00"} and s.resolved_days() == set()
-    assert len(reads) == 2
-    other.put("moved_deadlines", {"1": "18:00"})            # 'day move' in another process
-    with s.steady():
-        assert s.get("moved_deadlines") == {"1": "18:00"}
-    assert len(reads) == 3
-    s.put("moved_deadlines", {"1": "17:00"})                # its own write, outside a block
-    with s.steady():
-        assert s.get("moved_deadlines") == {"1": "17:00"}
-    other.save_resolution(1, {"day": 1}, resolved_at=datetime(2024, 4, 9, tzinfo=timezone.utc))
-    with s.steady():
-        assert s.resolved_days() == {1}
-    s.close()
-    other.close()
+def test_a_page_of_versions_at_once_stores_what_one_at_a_time_stores():
+    """``Store.add_post_versions`` (one query for a page's latest versions) against
+    ``add_post_version`` post by post: new posts, unchanged ones, changed ones, a post marked
+    deleted that shows again, a post twice."""
+    one, batch = Store(":memory:"), Store(":memory:")
+    topic = "http://127.0.0.1/viewtopic.php?t=4"
+    pages = [
+        [(63, {"text": "а"}), (64, {"text": "б"})],
+        [(63, {"text": "а"}), (64, {"text": "б2"}), (65, {"text": "в"})],
+        [(64, {"text": "б2"}), (65, {"text": "в"}), (66, {"text": "г"})],
+        [(63, {"text": "а"}), (66, {"text": "г2"}), (66, {"text": "г3"})],
+        [],
+    ]
+    for n, page in enumerate(pages):
+        at = T0.replace(minute=n)
+        if n == 2:
+            for s in (one, batch):
+                s.mark_deleted(topic, 63, detected_at=at)
+        got_one = [one.add_post_version(topic, pid, {"post_id": pid, **c}, content=c,
+                                        fetched_at=at) for pid, c in page]
+        made = []
+        got_batch = batch.add_post_versions(
+            topic, [(pid, c, lambda pid=pid, c=c: made.append(pid) or {"post_id": pid, **c})
+                    for pid, c in page], fetched_at=at)
+        assert got_batch == got_one
+        if len({pid for pid, _ in page}) == len(page):   # the data made only when stored
+            assert sorted(made) == sorted(pid for (pid, _), new in zip(page, got_one) if new)
+    assert batch.post_versions() == one.post_versions() and len(one.post_versions()) == 7
+    assert batch.deleted_posts(topic) == one.deleted_posts(topic) == {}
 
 
-def test_a_steady_block_takes_the_data_version_its_caller_just_asked():
-    s = Store(":memory:")
-    s.put("moved_deadlines", {})
-    asked: list[str] = []
-    v = s.data_version()
-    s.db.set_trace_callback(lambda sql: asked.append(sql) if "data_version" in sql else None)
-    with s.steady(v):
-        assert s.get("moved_deadlines") == {}
-    with s.steady():
-        assert s.get("moved_deadlines") == {}
-    assert len(asked) == 1                      # only the block that was not given one
-    s.close()
-
-
-def _topic_reads(s: Store, topic: str) -> tuple:
-    return (s.known_post_ids(topic), s.deleted_posts(topic), s.topic_state(topic))
-
-
-def test_a_polls_topic_reads_are_kept_across_blocks_and_follow_every_write(tmp_path):
-    """Inside ``steady`` blocks a topic's known posts, latest hashes, deletions and poll state
-    are read once and kept while no other connection writes; this connection's own writes
-    (in a block or not) update them, a rollback or another connection's write drops them; at
-    every step they read as the file does."""
-    path = tmp_path / "state.sqlite3"
-    s, other = Store(path), Store(path)
-    topic, t = "http://board/viewtopic.php?t=4", T0
-    s.add_post_versions(topic, [(1, "a", lambda: {"n": 1}), (2, "b", lambda: {"n": 2})],
-                        fetched_at=t)
-    s.set_topic_state(topic, {"pages": 1})
-    selects: list[str] = []
-    s.db.set_trace_callback(lambda sql: selects.append(sql) if sql.startswith("SELECT") else None)
-
-    def fresh() -> tuple:       # what another connection reads in the file now
-        return _topic_reads(other, topic)
-
-    with s.steady():
-        assert _topic_reads(s, topic) == fresh() == ({1, 2}, {}, {"pages": 1})
-        got = s.topic_state(topic)
-        got["pages"] = 99                                  # a caller's change is its own
-        assert s.topic_state(topic) == {"pages": 1}
-    read_once = len(selects)
-    for n in range(3):                                     # the next polls: no reads
-        with s.steady():
-            assert s.add_post_versions(topic, [(2, "b", lambda: {}), (3 + n, "c", lambda: {})],
-                                       fetched_at=t) == [False, True]
-            s.mark_deleted(topic, 1, detected_at=t)
-            s.set_topic_state(topic, {"pages": 2 + n})
-            assert _topic_reads(s, topic) == fresh()
-    assert [q for q in selects[read_once:] if "data_version" not in q] == []
-    assert fresh() == ({1, 2, 3, 4, 5}, {1: t}, {"pages": 4})
-    with s.steady():                                       # post 1 is back on the page
-        s.add_post_versions(topic, [(1, "a", lambda: {})], fetched_at=t)
-        assert _topic_reads(s, topic) == fresh() and s.deleted_posts(topic) == {}
-    s.add_post_version(topic, 6, {"n": 6}, content="f", fetched_at=t)    # outside a block
-    s.set_topic_state(topic, {"pages": 5})
-    with s.steady():
-        assert _topic_reads(s, topic) == fresh() and 6 in s.known_post_ids(topic)
-    other.set_topic_state(topic, {"pages": 7})             # another process writes
-    other.mark_deleted(topic, 2, detected_at=t)
-    with s.steady():
-        assert _topic_reads(s, topic) == fresh() == ({1, 2, 3, 4, 5, 6}, {2: t}, {"pages": 7})
-    with pytest.raises(RuntimeError):
-        with s.steady(), s.transaction():
-            s.add_post_versions(topic, [(7, "g", lambda: {})], fetched_at=t)
-            s.set_topic_state(topic, {"pages": 8})
-            raise RuntimeError("the poll failed half way")
-    with s.steady():                                       # rolled back: read anew
-        assert _topic_reads(s, topic) == fresh() == ({1, 2, 3, 4, 5, 6}, {2: t}, {"pages": 7})
-        assert s.add_post_versions(topic, [(7, "g", lambda: {})], fetched_at=t) == [True]
-    s.close()
-    other.close()
-
-
-def test_a_state_file_keeps_the_views_of_its_last_few_topics_only():
-    from scraper_mod.store import TOPIC_VIEWS_KEPT
-    s = Store(":memory:")
-    topics = [f"http://board/viewtopic.php?t={n}" for n in range(TOPIC_VIEWS_KEPT + 3)]
-    for n, topic in enumerate(topics):
-        s.add_post_version(topic, n, {}, content=str(n), fetched_at=T0)
-    with s.steady():
-        for topic in topics:
-            assert s.known_post_ids(topic) == {topics.index(topic)}
-        assert list(s._topics) == topics[-TOPIC_VIEWS_KEPT:]
-        assert s.known_post_ids(topics[0]) == {0}       # read again from the file
-        assert len(s._topics) == TOPIC_VIEWS_KEPT

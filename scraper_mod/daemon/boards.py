@@ -151,7 +151,3 @@ class BoardRegistry:
                 client.full_scan_delay = min(client.min_delay, max(client.full_scan_delay,
                                                                     float(f.full_scan_delay)))
             return client
-
-    def board_of(self, game: Game) -> str | None:
-        """The board key of a game (None without ``[forum] url``)."""
-        return board_key(game.forum.url) if game.forum.url else None

@@ -207,7 +207,7 @@ class Lane:
         cpu = time.thread_time()
         try:
             seen = d.ctx.store.data_version()
-            with d.ctx.store.steady(seen) if kind == POLL else contextlib.nullcontext():
+            with d.ctx.store.steady() if kind == POLL else contextlib.nullcontext():
                 self._job(slot, kind, seen)
             self.jobs_run.append((now, slot.name, KIND_NAMES[kind], self.clock.now(),
                                   time.thread_time() - cpu))

@@ -32,7 +32,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-import math
 import os
 import re
 import time
@@ -50,7 +49,6 @@ from ..errors import (
     LoginRequiredError,
     size_text,
 )
-from .direct import DirectGet, DirectResponse
 from .fetched import FetchResult as FetchResult
 from .fetched import LoginForm as LoginForm
 from .fetched import find_login_form, login_error_text, page_error
@@ -72,8 +70,6 @@ PAGE_TIME_LIMIT = 180.0
 
 #: redirects followed for one request at most
 MAX_REDIRECTS = 10
-#: prepared GETs kept (a board's client serves every game on it: a topic page each, an inbox)
-PREPARED_KEPT = 256
 
 
 class RequestTooSlow(requests.Timeout):
@@ -176,9 +172,6 @@ class ForumClient:
         self.requests = 0          # HTTP requests sent (each retry and login step counts)
         self.logins = 0            # successful logins
         self.slept: list[float] = []  # every wait, for reports and tests
-        self._last_passed: tuple | None = None   # get_page: the last page that passed its checks
-        self._prepared: dict[tuple[str, str], tuple] = {}   # _prepare: GETs as prepared
-        self._direct = DirectGet()     # GETs the session would send as they are: urllib3's pool
 
     def __repr__(self) -> str:
         return f"ForumClient(base_url={self.base_url!r}, username={self.username!r})"
@@ -285,23 +278,15 @@ class ForumClient:
             hint="the board is very slow or down; the next poll tries again")
 
     def _send(self, method: str, url: str, *, data: dict | None, shown: str,
-              allow_redirects: bool, within: float
-              ) -> tuple[requests.Response | DirectResponse, bytes]:
+              allow_redirects: bool, within: float) -> tuple[requests.Response, bytes]:
         """One request, its redirects followed by hand, its body read within
         ``request_time_limit`` (and ``within`` seconds, the page's time left) of wall clock."""
         deadline = time.monotonic() + max(0.0, min(self.request_time_limit, within))
         timeout = min(self.timeout, self.request_time_limit)   # each read, and the connect
         for _ in range(MAX_REDIRECTS + 1):
-            prep, settings = self._prepare(method, url, data)
-            resp: requests.Response | DirectResponse
-            if self._direct.usable(self.session, prep, settings):
-                resp = self._direct.send(prep, timeout)
-                self._direct.keep_cookies(self.session, resp)
-            else:
-                resp = self.session.send(prep, timeout=timeout, allow_redirects=False,
-                                         **settings)
-            target = (self.session.get_redirect_target(resp)  # type: ignore[arg-type]
-                      if allow_redirects else None)
+            resp = self.session.request(method, url, data=data, timeout=timeout,
+                                        allow_redirects=False, stream=True)
+            target = self.session.get_redirect_target(resp) if allow_redirects else None
             if not target:
                 return resp, self._read_body(resp, shown, deadline)
             resp.close()
@@ -312,34 +297,6 @@ class ForumClient:
                 raise RequestTooSlow(self._too_slow_text())
         raise FetchError(f"more than {MAX_REDIRECTS} redirects", url=shown,
                          hint="check the URL in game.toml")
-
-    def _prepare(self, method: str, url: str, data: dict | None
-                 ) -> tuple[requests.PreparedRequest, dict]:
-        """The request as ``Session.request`` prepares it, with the settings it sends it
-        with (the environment's proxies, ``verify``, ``cert``; streamed). A GET of the same
-        URL with the same session headers and cookies is
-        sent as prepared the last time: preparing (the URL, the cookie header, the merged
-        settings) was a third of a poll's HTTP work, and a poll GETs the same page again and
-        again (issue 16). Until a cookie of the jar expires: then it is prepared anew."""
-        s = self.session
-        key = None
-        if data is None:
-            key = (s.trust_env, tuple(s.headers.items()),
-                   tuple((c.domain, c.path, c.name, c.value) for c in s.cookies))
-            hit = self._prepared.get((method, url))
-            if hit is not None and hit[0] == key and time.time() < hit[1]:
-                return hit[2], hit[3]
-        prep = s.prepare_request(requests.Request(method, url, data=data))
-        settings = s.merge_environment_settings(prep.url or url, {}, True, None, None)
-        if key is not None:
-            if len(self._prepared) >= PREPARED_KEPT:   # the oldest goes (dicts keep order)
-                del self._prepared[next(iter(self._prepared))]
-            self._prepared.pop((method, url), None)
-            # until the first of its cookies expires (the jar would leave it out; wall
-            # clock, as http.cookiejar counts)
-            until = min((c.expires for c in s.cookies if c.expires), default=math.inf)
-            self._prepared[(method, url)] = (key, until, prep, settings)
-        return prep, settings
 
     def _too_slow_text(self) -> str:
         return (f"not answered within the request time limit of {self.request_time_limit:g} s "
@@ -357,7 +314,7 @@ class ForumClient:
                              "in, so the board's session stays with the board", url=scrub_url(frm),
                              hint="check [forum] url: has the board moved to that address?")
 
-    def _read_body(self, resp: requests.Response | DirectResponse, shown: str,
+    def _read_body(self, resp: requests.Response, shown: str,
                    deadline: float) -> bytes:
         """The body as it streams in: what the board has sent, read at each step (``read1``),
         until ``deadline`` (wall clock) and ``max_page_size`` bytes at most.
@@ -498,11 +455,6 @@ class ForumClient:
         result = self.get(url)
         if on_fetch:
             on_fetch(result)
-        # the same bytes from the same URL and status as the last page that passed both
-        # checks pass them again (they read nothing else): an unchanged page is not parsed
-        passed = (result.url, result.status, result.digest)
-        if passed == self._last_passed:
-            return result
         if find_login_form(result.body, url=result.url, page=result.page) is not None:
             if not self.can_login:
                 raise LoginRequiredError("the board shows this page to logged-in users only",
@@ -519,5 +471,4 @@ class ForumClient:
         err = page_error(result)
         if err is not None:
             raise err
-        self._last_passed = (result.url, result.status, result.digest)
         return result

@@ -4,7 +4,6 @@ stands for. The client (``forum/client.py``) reads every page through these."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Mapping
@@ -45,16 +44,6 @@ class FetchResult:
     @property
     def text(self) -> str:
         return self.body.decode("utf-8", "replace")
-
-    @property
-    def digest(self) -> bytes:
-        """SHA-256 of the body, made on first use and shared by everything that asks whether
-        these are the bytes seen before (the client's checks, the poller's last page)."""
-        d = self.__dict__.get("_digest")
-        if d is None:
-            d = hashlib.sha256(self.body).digest()
-            object.__setattr__(self, "_digest", d)   # a cache, not a field: frozen stays true
-        return d
 
     @property
     def page(self) -> PageDoc:

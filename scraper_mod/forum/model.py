@@ -11,11 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Literal, TypeVar, cast
+from typing import Any, Literal, cast
 
 Precision = Literal["second", "minute", "relative"]
-T = TypeVar("T")
-_MISSING = object()
 
 
 @dataclass(frozen=True)
@@ -66,16 +64,6 @@ class Post:
             "edited_at": self.edited_at.isoformat() if self.edited_at else None,
             "edit_count": self.edit_count,
         }
-
-    def kept(self, name: str, make: Callable[["Post"], T]) -> T:
-        """``make(self)``, made once for this Post object and kept with it (a cache, not a
-        field: the post stays frozen and equal to its copies). A post the page memo gives
-        back poll after poll is the same object, so what is made from it is made once."""
-        got = self.__dict__.get("_kept_" + name, _MISSING)
-        if got is _MISSING:
-            got = make(self)
-            object.__setattr__(self, "_kept_" + name, got)
-        return cast(T, got)
 
     def to_json(self) -> dict:
         """A JSON-ready dict; ``post_from_json`` reads it back."""

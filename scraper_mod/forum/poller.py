@@ -41,11 +41,10 @@ from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 from ..errors import FetchError, ForumError, ParseError, TopicNotFoundError
-from ..store import ContentHash, Store, content_hash
+from ..store import Store
 from .client import FetchResult, ForumClient
 from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
 from .model import Post, TopicPage, post_from_json
-from .pagecache import expect_page, read_page
 from .parse import parse_topic_page
 from .session import scrub_body, scrub_url
 
@@ -135,27 +134,20 @@ def _now_fn(now: datetime | Callable[[], datetime]) -> Callable[[], datetime]:
 _PRECISION_RANK = {"second": 0, "minute": 1, "relative": 2}
 
 
-def _content_hash(post: Post) -> ContentHash:
-    return ContentHash(content_hash(post.content_key()))
-
-
-def _content(post: Post, best: dict[str, str]) -> tuple[dict | ContentHash, bool]:
+def _content(post: Post, best: dict[str, str]) -> tuple[dict, bool]:
     """What decides whether a sighting is a new version: ``Post.content_key()``, plus, for a
     post ever seen without its exact second, the best time precision seen so far.
 
     Boards without ``<time datetime>`` show a recent post as «35 минут назад» (a range) and
     later as «Сегодня, 19:59» (a minute): the sharper sighting is stored as a version too, so
     the vote count can narrow the post's time (RULES R2.6). ``best`` (post id -> precision)
-    is updated in place; returns (content, whether the precision just improved). The
-    content of a post known to the second is given as its ``ContentHash``, made once per
-    post object.
+    is updated in place; returns (content, whether the precision just improved).
     """
     pid = str(post.post_id)
     prev = best.get(pid)
-    if prev is None and post.precision == "second":
-        # hashed once per post object: the page memo gives the same post back every poll
-        return post.kept("content_hash", _content_hash), False
     content = post.content_key()
+    if prev is None and post.precision == "second":
+        return content, False
     sharper = prev is not None and _PRECISION_RANK.get(post.precision, 3) < \
         _PRECISION_RANK.get(prev, 3)
     if prev is None or sharper:
@@ -329,13 +321,8 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
         # stored before it is read, without the session id (forum/session.py)
         body = scrub_body(res.body)
         fid = store.record_fetch(scrub_url(res.url), fetched_at=clock(), status=res.status,
-                                 body=body, board_date=res.board_date,
-                                 sha256=res.digest.hex() if body is res.body else None)
+                                 body=body, board_date=res.board_date)
         fetch_ids[id(res)] = fid
-
-    def record_topic_page(res: FetchResult) -> None:
-        record(res)
-        expect_page(store, key, res, board_tz)   # before the client's checks read it
 
     fetch_ids: dict[int, int] = {}
     while url is not None:
@@ -345,8 +332,9 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
             break
         visited.add(url)
         try:
-            res = client.get_page(url, on_fetch=record_topic_page)
-            page: TopicPage = read_page(store, key, res, board_tz)
+            res = client.get_page(url, on_fetch=record)
+            page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
+                                    board_tz=board_tz, page=res.page)
             if page.topic_id is not None and page.topic_id != tid:
                 raise ParseError(f"the page shows topic {page.topic_id}, not topic {tid}",
                                  url=res.url)
@@ -552,17 +540,6 @@ def stored_posts(store: Store, topic_url: str) -> list[tuple[Post, datetime]]:
     the time it was first seen (the board's clock at that fetch)."""
     key = canonical_topic_url(topic_url)
     return [(post_from_json(v.data), v.fetched_at) for v in store.post_versions(key)]
-
-
-def current_posts(store: Store, topic_url: str) -> list[Post]:
-    """The latest stored version of each post not marked deleted, in topic order."""
-    key = canonical_topic_url(topic_url)
-    deleted = store.deleted_posts(key)
-    latest: dict[int, Post] = {}
-    for post, _ in stored_posts(store, key):
-        latest[post.post_id] = post
-    return sorted((p for pid, p in latest.items() if pid not in deleted),
-                  key=lambda p: (p.posted_at, p.post_id))
 
 
 def fetch_topic(client: ForumClient, topic_url: str, *,

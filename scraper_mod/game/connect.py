@@ -7,7 +7,6 @@ session ids) is ``forum.session``'s.
 from __future__ import annotations
 
 import time
-import weakref
 from typing import TYPE_CHECKING, Callable
 from urllib.parse import urljoin
 
@@ -21,9 +20,6 @@ if TYPE_CHECKING:
     import requests
 
 __all__ = ["client_for_game", "game_client", "make_client"]
-
-_CLIENTS: "weakref.WeakKeyDictionary[object, ForumClient]" = weakref.WeakKeyDictionary()
-
 
 def client_for_game(game: Game, clock: Clock | None = None, *, topic_url: str | None = None,
                     session: requests.Session | None = None) -> ForumClient:
@@ -48,12 +44,11 @@ def client_for_game(game: Game, clock: Clock | None = None, *, topic_url: str | 
 
 
 def game_client(ctx: GameContext) -> ForumClient:
-    """The one ``ForumClient`` of a game context (made on first use from ``[forum]``)."""
-    client = _CLIENTS.get(ctx.store)     # one per open state file (a context is a dataclass)
-    if client is None:
-        client = client_for_game(ctx.game, ctx.clock)
-        _CLIENTS[ctx.store] = client
-    return client
+    """The one ``ForumClient`` of a game context (``ctx.client``, made on first use from
+    ``[forum]``)."""
+    if ctx.client is None:
+        ctx.client = client_for_game(ctx.game, ctx.clock)
+    return ctx.client
 
 
 def make_client(ctx: GameContext) -> ForumClient:

@@ -11,10 +11,11 @@ import stat
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from ..clock import Clock, SystemClock
 from ..errors import StorageError
+from ..forum.client import ForumClient
 from ..rules.calendar import Calendar
 from ..rules.deal import effective_duty, effective_players, effective_random_list
 from ..rules.state import GameState, initial_state
@@ -22,11 +23,21 @@ from ..store import BACKUPS_DIR, Store
 from .config import Game, load_game
 
 
-@dataclass
+@dataclass(eq=False)
 class GameContext:
+    """One open game, and what the game keeps while it is open (one object per game, made
+    by ``open_game`` and passed down; nothing of a game is kept anywhere else):
+
+    - ``client``: the game's one board session (``forum.connect.game_client`` makes it on
+      first use), shared by the topic reader, the phpBB PM move source and the writer;
+    - ``letters``: each stored message as read (``moves/intake.py``), so a poll that brings
+      one new letter decodes one."""
+
     game: Game
     store: Store
     clock: Clock = field(default_factory=SystemClock)
+    client: ForumClient | None = field(default=None, repr=False)
+    letters: dict[int, tuple[Any, Any]] = field(default_factory=dict, repr=False)
 
     def now(self) -> datetime:
         return self.clock.now()

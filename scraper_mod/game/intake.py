@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import smtplib
-import weakref
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
@@ -183,62 +182,21 @@ def message_day(calendar: Calendar, received_at: datetime) -> int:
     return 1 if received_at >= calendar.day_start(1) - EARLY_MARGIN else 0
 
 
-#: letters already read, per store: message id -> ((the message's head, its size record, the
-#: size limit), its letter). Stored messages never change (the store is append-only: an id
-#: stands for one message's bytes for the life of the file), and reading one is pure, so a
-#: message read before with the same head and limits reads the same: its bytes are not even
-#: loaded again. Recomputing N days decodes each message once instead of N times, and a poll
-#: that brings one new letter reads one (issue 16).
-_READ: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _per_store(cache: weakref.WeakKeyDictionary, store) -> dict | None:
-    """This store's part of a per-store cache (None: a store that cannot be weakly
-    referenced is not cached)."""
-    try:
-        return cache[store]
-    except KeyError:
-        per_store: dict = {}
-        cache[store] = per_store
-        return per_store
-    except TypeError:
-        return None
-
-
-def _read_cached(store, head: tuple, too_large: dict | None, max_size: int) -> Letter | None:
-    """The letter of the stored message ``head`` (``Store.message_heads``), read once per
-    store; None when it is no longer in the store."""
+def _read_once(ctx: GameContext, head: tuple, too_large: dict | None,
+               max_size: int) -> Letter | None:
+    """The letter of the stored message ``head`` (``Store.message_heads``), read once per game
+    (``GameContext.letters``): a stored message never changes, so one read with the same
+    head and limits reads the same. None when it is no longer in the store."""
     how = (head, too_large, max_size)
-    per_store = _per_store(_READ, store)
-    hit = per_store.get(head[0]) if per_store is not None else None
+    hit = ctx.letters.get(head[0])
     if hit is not None and hit[0] == how:
         return hit[1]
-    msg = store.message(head[0])
+    msg = ctx.store.message(head[0])
     if msg is None:
         return None
     letter = read_letter(msg, too_large=too_large, max_size=max_size)
-    if per_store is not None:
-        per_store[head[0]] = (how, letter)
+    ctx.letters[head[0]] = (how, letter)
     return letter
-
-
-#: each letter's move requests, per store: message id -> ((the letter, the players, the
-#: limit), (its requests, whether moves were left unread)); ``_letter_requests`` is pure, so
-#: the answer to each new letter does not parse every earlier letter of its day again
-_REQUESTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _requests_cached(store, letter: Letter, players: tuple[Player, ...],
-                     max_moves: int) -> tuple[list[MoveRequest], bool]:
-    per_store = _per_store(_REQUESTS, store)
-    hit = per_store.get(letter.message_id) if per_store is not None else None
-    if (hit is not None and hit[0][0] is letter and hit[0][2] == max_moves
-            and (hit[0][1] is players or hit[0][1] == players)):
-        return hit[1]
-    got = _letter_requests(letter, players, _matcher(players), max_moves)
-    if per_store is not None:
-        per_store[letter.message_id] = ((letter, players, max_moves), got)
-    return got
 
 
 def _letters(ctx: GameContext, *, as_of: datetime | None = None) -> tuple[list[Letter], list[int]]:
@@ -253,7 +211,7 @@ def _letters(ctx: GameContext, *, as_of: datetime | None = None) -> tuple[list[L
     for head in store.message_heads():
         if as_of is not None and head[3] > as_of:
             continue
-        letter = _read_cached(store, head, too_large.get(head[0]), max_size)
+        letter = _read_once(ctx, head, too_large.get(head[0]), max_size)
         if letter is None:
             continue
         if letter.header_id:
@@ -475,8 +433,8 @@ class _DayJudge:
         """The message's requests, and whether moves past the limit were left unread."""
         if letter.message_id not in self._requests:
             players = slot_users(self.ctx, self.book, at=letter.received_at)     # R10, R2.3
-            self._requests[letter.message_id] = _requests_cached(
-                self.ctx.store, letter, players, self.ctx.game.moves.max_moves_per_message)
+            self._requests[letter.message_id] = _letter_requests(
+                letter, players, _matcher(players), self.ctx.game.moves.max_moves_per_message)
         return self._requests[letter.message_id]
 
     def moves(self, day: int, *, as_of: datetime) -> list[Move]:

@@ -25,9 +25,6 @@ def game_since(game: Game) -> datetime:
     return start - timedelta(days=1)
 
 
-_FOLDER_SOURCES: dict[tuple, MoveSource] = {}
-
-
 def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None = None,
                ssl_context: ssl.SSLContext | None = None) -> MoveSource:
     """The move source configured in a game's ``[moves]``."""
@@ -35,21 +32,12 @@ def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None =
     if m.source is None:
         raise ConfigError("no move source configured", path=str(game.path), key="moves.source",
                           hint='set source = "maildir", "imap", "queue" or "phpbb_pm"')
-    if m.source in ("maildir", "queue"):
-        # a folder source holds nothing but its settings: the daemon's polls share one
-        key = (m.source, game.path, m.path, m.max_message_size, game.start, game.day_start,
-               game.timezone)
-        got = _FOLDER_SOURCES.get(key)
-        if got is None:
-            if len(_FOLDER_SOURCES) >= 1024:
-                _FOLDER_SOURCES.clear()
-            folder = game.folder / m.path
-            got = (MaildirSource(folder, since=game_since(game), max_size=m.max_message_size)
-                   if m.source == "maildir" else QueueSource(folder, max_size=m.max_message_size))
-            _FOLDER_SOURCES[key] = got
-        return got
     folder = game.folder / m.path
     since = game_since(game)
+    if m.source == "maildir":
+        return MaildirSource(folder, since=since, max_size=m.max_message_size)
+    if m.source == "queue":
+        return QueueSource(folder, max_size=m.max_message_size)
     if m.source == "imap":
         return ImapSource(cast(str, m.host), port=m.port, username=m.username, folder=m.folder,
                           security=m.security, ssl_context=ssl_context, since=since,

@@ -39,9 +39,7 @@ log = logging.getLogger(__name__)
 
 AUTO_RETRY_SECONDS = 120.0   # `run` tries a failed publication again after this long
 
-KINDS = ("newspaper", "day-start", "day-topic", "pm", "role-card", "lock", "signup", "majority")
 EDITED_IN_PLACE = ("newspaper", "signup")   # a changed text edits the post on the board
-
 PM_KINDS = ("pm", "role-card", "reminder", "alert")    # sent as the board's private messages
 
 

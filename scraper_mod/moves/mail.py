@@ -77,9 +77,6 @@ def decode_message(raw: bytes, *, label: str = "") -> MailText:
                            message_id=label or None,
                            hint="no mail client writes that; the sender is answered that the "
                                 "message could not be read")
-    plain = _plain_mail(raw)
-    if plain is not None:
-        return plain
     try:
         msg = email.message_from_bytes(raw, policy=email.policy.default)
     except Exception as e:  # the email package raises many kinds on broken input
@@ -109,78 +106,6 @@ def _read(msg: Message) -> MailText:
     return MailText(sender=sender, sender_name=name, message_id=mid,
                     subject=" ".join(subject.split()), text=strip_quotes(body), date_header=date,
                     defects=defects)
-
-
-#: what a header may hold for ``_plain_mail`` to read it: printable ASCII, on one line
-_PLAIN_HEADER = re.compile(r"[ -~]*")
-#: a display name getaddresses reads as the email package's own rendering would give it
-_PLAIN_NAME = re.compile(r'[^,;:"()<>@\[\]\\]*')
-
-
-def _plain_mail(raw: bytes) -> MailText | None:
-    """A one-part ``text/plain`` letter with plain headers (what a phone or a web client
-    sends, and every move letter of a bench), read with the email package's compat32 rules:
-    a tenth of the work of its modern header objects. The letter reads exactly as
-    ``_read`` reads it under ``policy.default``; anything else (several parts, HTML, a
-    folded or 8-bit header, an encoded word that does not decode cleanly, a display name
-    with quotes or commas, a comment in an address, any defect the parser found) returns None
-    and is read that way."""
-    try:
-        msg = email.message_from_bytes(raw)
-        if msg.defects or msg.is_multipart() or msg.get_content_type() != "text/plain":
-            return None
-        heads: dict[str, str] = {}
-        for key, value in msg.raw_items():
-            name = key.lower()
-            if name in ("from", "sender", "reply-to", "subject", "message-id", "date",
-                        "content-disposition"):
-                if name in heads or not isinstance(value, str) or not _PLAIN_HEADER.fullmatch(
-                        value):
-                    return None
-                heads[name] = _plain_words(value)
-        if heads.get("content-disposition", "").lower().startswith("attachment"):
-            return None
-        sender, name = None, ""
-        for key in ("from", "sender", "reply-to"):
-            value = heads.get(key, "")
-            if not value:
-                continue
-            if "(" in value:       # comments: the long way counts how deep they nest
-                return None
-            pairs = getaddresses([value])
-            if len(pairs) != 1 or not _PLAIN_NAME.fullmatch(pairs[0][0]):
-                return None
-            display, addr = pairs[0]
-            if "@" in addr.strip():
-                sender, name = addr.strip().lower(), display.strip()
-                break
-        date = None
-        if heads.get("date"):
-            try:
-                date = parsedate_to_datetime(heads["date"])
-            except (TypeError, ValueError, IndexError):
-                date = None
-        body = _part_text(msg)
-        if msg.defects:            # bad base64 and the like, found while decoding
-            return None
-    except Exception:  # the email package raises many kinds on broken input: the long way
-        return None
-    mid = heads.get("message-id", "").strip().strip("<>").strip() or None
-    return MailText(sender=sender, sender_name=name, message_id=mid,
-                    subject=" ".join(heads.get("subject", "").split()), text=strip_quotes(body),
-                    date_header=date)
-
-
-def _plain_words(value: str) -> str:
-    """A one-line header's text with its encoded words decoded; ValueError when one of them
-    does not decode cleanly (left to the email package's own repair)."""
-    if "=?" not in value:
-        return value.strip()
-    parts = email.header.decode_header(value)
-    text = "".join(b.decode(cs or "ascii") if isinstance(b, bytes) else b for b, cs in parts)
-    if "=?" in text or "\ufffd" in text:
-        raise ValueError("an encoded word that does not decode cleanly")
-    return text.strip()
 
 
 _BODY_DEFECTS = {"InvalidBase64CharactersDefect", "InvalidBase64PaddingDefect",

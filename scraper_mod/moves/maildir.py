@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
-import weakref
 from datetime import datetime
 from pathlib import Path
 
@@ -30,14 +28,6 @@ def delivery_time(key: str, mtime: float) -> datetime:
     if m.group(2) is not None:  # microseconds, written as a plain number (M5 = 5 µs)
         return _utc(secs + int(m.group(2)) / 1e6)
     return _utc(mtime) if int(mtime) == secs else _utc(secs)
-
-
-# the Maildirs read to their end, per state file: (name, since, max size) -> (the mtimes of
-# new/ and cur/ taken before that read, the messages it saw). Kept only when both folders
-# were last changed two seconds or more before the read (a file system may keep whole
-# seconds), so a delivery after the mtimes were taken always changes them
-_SETTLED: "weakref.WeakKeyDictionary[Store, dict]" = weakref.WeakKeyDictionary()
-_SETTLE_NS = 2_000_000_000
 
 
 class MaildirSource:
@@ -75,35 +65,7 @@ class MaildirSource:
                                hint="check the folder's permissions") from None
         return sorted(out)
 
-    def _marks(self) -> tuple[int, int] | None:
-        """The modification times (ns) of new/ and cur/: a delivery, and a message moved
-        or removed, changes them."""
-        try:
-            return (os.stat(self.path / "new").st_mtime_ns,
-                    os.stat(self.path / "cur").st_mtime_ns)
-        except OSError:
-            return None
-
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
-        # a folder read to its end before, untouched since, holds nothing new: not listed
-        marks = self._marks()
-        key = (self.name, self.since, self.max_size)
-        try:
-            settled = _SETTLED.setdefault(store, {})
-        except TypeError:       # a store that cannot be weakly referenced: always listed
-            settled = {}
-        last = settled.get(key)
-        if marks is not None and last is not None and last[0] == marks:
-            return FetchReport(self.name, (), last[1], ())
-        listed_at = time.time_ns()
-        report = self._fetch(store, now=now)
-        if marks is not None and not report.errors and max(marks) <= listed_at - _SETTLE_NS:
-            settled[key] = (marks, report.seen)
-        else:
-            settled.pop(key, None)
-        return report
-
-    def _fetch(self, store: Store, *, now: datetime) -> FetchReport:
         listing = self._listing()
         stored = store.message_keys(self.name)
         new: list[int] = []

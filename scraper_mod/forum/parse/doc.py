@@ -17,17 +17,12 @@ three:
 
 Errors are kept and raised again to every reader, so each sees what a parse of its own
 would have given.
-
-A poller that knows the posts of the page's previous read (``reuse``) has the topic tree
-parsed without them (``parse/reuse.py`` ``hollow``): the topic parser takes those posts from
-its memo, and reads the page whole again if one of them is not there after all.
 """
 
 from __future__ import annotations
 
-import logging
 import re
-from typing import Any, Callable, cast
+from typing import Any, cast
 
 from lxml import etree
 
@@ -35,9 +30,7 @@ from scraper_mod.errors import ParseError
 
 from .html import parse_html
 from .pages import _RE_POST_ID, _RE_RAW_ANCHOR, _Scan, _topic_region
-from .reuse import hollow
 
-log = logging.getLogger(__name__)
 _XML_SPACE = re.compile(r"[ \t\r\n]+")          # XPath normalize-space's whitespace
 _X_CLASS_HAS = etree.XPath("//*[contains(@class, $token)]")
 
@@ -62,34 +55,13 @@ class PageDoc:
     """A page's bytes and the trees parsed from them, each at most once (module docstring).
     Not shared between threads: one fetch, one reader at a time."""
 
-    __slots__ = ("body", "url", "_whole", "_topic", "_known", "hollowed", "digests")
+    __slots__ = ("body", "url", "_whole", "_topic")
 
     def __init__(self, body: bytes | str, url: str = "") -> None:
         self.body = body
         self.url = url
         self._whole: object = None      # the tree, or the error the parse raised
         self._topic: dict[bool, tuple[object, _Scan, bool] | BaseException] = {}
-        self._known: Callable[[int, bytes], bool] | None = None
-        #: the posts the topic region's tree was parsed without (``reuse``)
-        self.hollowed: frozenset[int] = frozenset()
-        #: what ``parse/reuse.py`` made of these bytes (the posts' starts and digests), once
-        self.digests: dict = {}
-
-    def reuse(self, known: Callable[[int, bytes], bool]) -> None:
-        """Parse the topic region without the posts a ``PostMemo`` holds for these bytes
-        (``parse/reuse.py`` ``hollow``; ``known(post id, digest)``): the topic parser takes
-        them from the memo. Call it before anything reads the page; once a tree is made it
-        changes nothing."""
-        if not self._topic and self._whole is None:
-            self._known = known
-
-    def unhollow(self) -> None:
-        """Forget the hollow topic tree: the next ``topic_tree`` parses every post (the
-        topic parser's way back when a left-out post was not in the memo after all)."""
-        self._known = None
-        if self.hollowed:
-            self.hollowed = frozenset()
-            self._topic.pop(True, None)
 
     def whole(self) -> Any:
         """The whole page's tree (``parse_html``); raises its ParseError."""
@@ -120,26 +92,16 @@ class PageDoc:
 
     def _read_topic(self, trim: bool) -> tuple[object, _Scan, bool]:
         body = self.body
-        source, hollowed = body, frozenset[int]()
-        if trim and self._known is not None:
-            try:
-                source, hollowed = hollow(body, self._known, self.digests)
-            except Exception:  # noqa: BLE001 - a saving, never a reason to fail a page
-                log.warning("%s: read with every post (leaving the known ones out failed)",
-                            self.url, exc_info=True)
-                source, hollowed = body, frozenset()
-        region = _topic_region(source) if trim else body
-        if region is source:
+        region = _topic_region(body) if trim else body
+        if region is body:
             doc = self.whole()
             return doc, _Scan(doc, body), False
         doc = parse_html(region, self.url)
         scan = _Scan(doc, body)
-        self.hollowed = hollowed
         if (scan.expected != len(scan.post_divs) if scan.post_divs else
                 len(_RE_RAW_ANCHOR.findall(cast(bytes, body))) != sum(
                     1 for a in scan.anchors if _RE_POST_ID.match(a.get("name") or ""))):
             # the region missed posts the bytes have: read the whole page
-            self.hollowed = frozenset()
             doc = self.whole()
             return doc, _Scan(doc, body), False
         return doc, scan, True

@@ -26,7 +26,6 @@ from .pages import (
     declared_timezone,
 )
 from .posts import _prosilver_post, _subsilver_groups, _subsilver_post
-from .reuse import PostMemo, post_digests
 
 
 @dataclass(frozen=True)
@@ -39,8 +38,8 @@ class TopicLink:
 
 
 def parse_topic_page(body: bytes, *, url: str = "", fetched_at: datetime | None = None,
-                     board_tz: tzinfo | None = MOSCOW, page: PageDoc | None = None,
-                     memo: PostMemo | None = None) -> TopicPage:
+                     board_tz: tzinfo | None = MOSCOW, page: PageDoc | None = None
+                     ) -> TopicPage:
     """Parse one viewtopic page into a ``TopicPage`` (posts in page order).
 
     ``fetched_at`` is the board's clock at fetch time (aware; the response's ``Date`` header),
@@ -53,9 +52,6 @@ def parse_topic_page(body: bytes, *, url: str = "", fetched_at: datetime | None 
 
     ``page``: the ``PageDoc`` of these bytes that the client's checks already read (a
     fetch's ``FetchResult.page``), so the page is parsed once; made here when not given.
-
-    ``memo``: the posts this topic's previous page read gave (``parse/reuse.py``); a post
-    whose bytes are the same is taken from it, and the memo then holds this page's posts.
     """
     # A page makes a few thousand short-lived, acyclic objects (element proxies, strings);
     # the cyclic collector running over the whole heap in between cost an eighth of the
@@ -65,7 +61,7 @@ def parse_topic_page(body: bytes, *, url: str = "", fetched_at: datetime | None 
         gc.disable()
     try:
         return _parse_topic_page(body, url=url, fetched_at=fetched_at, board_tz=board_tz,
-                                 page=page, memo=memo)
+                                 page=page)
     except ForumError:
         raise
     except (RecursionError, MemoryError):
@@ -79,7 +75,7 @@ def parse_topic_page(body: bytes, *, url: str = "", fetched_at: datetime | None 
             gc.enable()
 
 
-def _parse_topic_page(body, *, url, fetched_at, board_tz, page, memo=None) -> TopicPage:
+def _parse_topic_page(body, *, url, fetched_at, board_tz, page) -> TopicPage:
     if fetched_at is not None and fetched_at.tzinfo is None:
         raise ParseError("fetched_at must be timezone-aware (the board's clock at fetch, "
                          "e.g. the Date header)", url=url or None)
@@ -99,20 +95,10 @@ def _parse_topic_page(body, *, url, fetched_at, board_tz, page, memo=None) -> To
     if tz is None:
         tz = declared_timezone(doc=doc) or MOSCOW
     posts: list[Post] = []
-    digests = None
     if style == "prosilver":
-        pids = [int(div.get("id")[1:]) for div in scan.post_divs]
-        if memo is not None:
-            digests = post_digests(body, scan.post_divs, pids, trimmed, page.digests)
-        for i, (div, pid) in enumerate(zip(scan.post_divs, pids)):
-            post = memo.get(pid, url, tz, digests[i]) if memo is not None and digests else None
-            if post is None and pid in page.hollowed:
-                # a post left out of the tree is not in the memo after all: parse it whole
-                page.unhollow()
-                return _parse_topic_page(body, url=url, fetched_at=fetched_at,
-                                         board_tz=board_tz, page=page, memo=memo)
-            posts.append(post or _prosilver_post(div, pid, tz=tz, fetched_at=fetched_at,
-                                                 url=url))
+        for div in scan.post_divs:
+            posts.append(_prosilver_post(div, int(div.get("id")[1:]), tz=tz,
+                                         fetched_at=fetched_at, url=url))
     else:
         phpbb2 = style == "subsilver"
         for pid, a, rows in _subsilver_groups(scan.anchors, phpbb2):
@@ -131,8 +117,6 @@ def _parse_topic_page(body, *, url, fetched_at, board_tz, page, memo=None) -> To
     page, count, next_url = _pagination(scan, url)
     # <html lang="ru"> / "en-gb" (phpBB 3.1+); older pages leave it out: ""
     lang = (doc.get("lang") or "").split("-")[0].lower()
-    if memo is not None:
-        memo.keep(url, tz, list(zip(pids, digests, posts)) if digests else [])
     return TopicPage(topic_id=tid, title=title, locked=_locked(scan), page=page,
                      page_count=count, next_url=next_url, posts=tuple(posts), style=style,
                      language=lang, url=url)
