@@ -12,12 +12,14 @@ unless ``--force``, and refused even then once a day has been resolved.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from random import Random
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigError, RulesError, ScraperModError
 from ..game.context import open_game
+from ..game.setup import setup_problems
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.deal import (
@@ -132,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
         print("publish the commitment now; the list and its salt are in "
               f"{game.out_dir / 'random-list.secret.txt'} (publish them when the game ends)")
         print(f"role cards: {len(cards)} in {game.out_dir / 'role-cards'}")
+        for problem in setup_problems(ctx):
+            print(f"warning: {problem}", file=sys.stderr)
         return 0
     finally:
         ctx.close()

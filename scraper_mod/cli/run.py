@@ -22,6 +22,7 @@ from ..daemon.scheduler import log as daemon_log
 from ..daemon.work import LiveOps
 from ..errors import ConfigError, ScraperModError
 from ..game.context import GameContext, open_game
+from ..game.setup import setup_problems
 from ..posts.publish import auto_publish
 from .common import SubParsers, add_game_argument
 
@@ -38,7 +39,7 @@ def register(sub: SubParsers) -> None:
                     "final_poll_minutes (1) within final_window_minutes (30) of the "
                     "deadline, grace_seconds (60) after it. Fractions are allowed "
                     "(poll_minutes = 0.05 is every 3 s), for trials against a local board.")
-    add_game_argument(p)
+    add_game_argument(p, many=True)
     p.add_argument("--log", metavar="FILE",
                    help="also append the log to FILE (default: run.log in the game folder; "
                         "'-' for stderr only)")
@@ -73,16 +74,16 @@ class PublishingOps(LiveOps):
 
 
 def preflight(ctx: GameContext) -> list[str]:
-    """What must be right before the daemon starts (raises), and what is worth a warning."""
-    g = ctx.game
-    if not g.forum.url:
-        raise ConfigError("no board to read", path=str(g.path), key="forum.url",
-                          hint='e.g. url = "https://forum.example.org/"')
-    warnings = []
-    if not g.moves.source:
+    """What must be right before the daemon starts (raises the first such problem, naming
+    the file and key), and what is worth a warning (the checks of game/setup.py)."""
+    problems = setup_problems(ctx)
+    fatal = [p for p in problems if p.fatal]
+    if fatal:
+        p = fatal[0]
+        raise ConfigError(p.message, path=p.path, key=p.key, hint=p.hint)
+    warnings = [str(p) for p in problems]
+    if not ctx.game.moves.source:
         warnings.append("no [moves] source in game.toml: night moves will not be read")
-    if not g.players:
-        warnings.append("no [[players]] in game.toml: no vote or move can count")
     ctx.calendar().deadline(1)   # a bad moved deadline fails here, clearly
     return warnings
 
