@@ -12,7 +12,6 @@ import sys
 import time
 import tomllib
 from datetime import date, datetime, timedelta, timezone
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from scraper_mod.cli import main

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import logging.handlers
 import os
 import signal
 import threading
@@ -46,20 +47,38 @@ def register(sub: SubParsers) -> None:
     p.set_defaults(func=run)
 
 
-def _file_handler(path: Path) -> logging.Handler:
+LOG_MAX_BYTES = 10 * 1024 * 1024   # run.log is rotated at this size ...
+LOG_BACKUPS = 5                      # ... keeping run.log.1 to run.log.5: at most 60 MB
+
+
+def _owner_only(path: str) -> None:
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+
+
+def _rotate(source: str, dest: str) -> None:
+    """The rotation's rename, then the fresh log made owner-only before the handler opens it."""
+    if os.path.exists(source):
+        os.replace(source, dest)
+    _owner_only(source)
+
+
+def _file_handler(path: Path, *, max_bytes: int = LOG_MAX_BYTES) -> logging.Handler:
     """The log file, readable by its owner only: the files of a resolved day it names
-    (pm/<nick>.txt) tell who gets the mafia's news and the checks (issue 18 item 5)."""
+    (pm/<nick>.txt) tell who gets the mafia's news and the checks (issue 18 item 5).
+    Rotated at ``max_bytes`` (issue 27 item 7: a month unattended must not fill the disk)."""
     try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+        _owner_only(str(path))
         if path.is_file() and os.stat(path).st_mode & 0o077:
             os.chmod(path, 0o600)
     except OSError:
-        pass            # FileHandler says what is wrong
+        pass            # the handler says what is wrong
     try:
-        h = logging.FileHandler(path, encoding="utf-8")
+        h = logging.handlers.RotatingFileHandler(path, maxBytes=max_bytes,
+                                                 backupCount=LOG_BACKUPS, encoding="utf-8")
     except OSError as e:
         raise ScraperModError(f"{path}: cannot open the log file: {e}",
                               hint="give another --log FILE or '-'") from None
+    h.rotator = _rotate
     h.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     return h
 

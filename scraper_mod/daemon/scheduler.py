@@ -41,6 +41,7 @@ from ..clock import Clock, SystemClock
 from ..errors import ConfigError, ForumError, MailboxError, RulesError, ScraperModError
 from ..game.config import GAME_FILE, load_game
 from ..game.context import GameContext
+from ..posts.dayfolder import day_start_name
 from ..posts.numbers import number_ranges
 from ..rules.calendar import Calendar
 from .jobs import ClockJob, ClockScheduler, naive_utc
@@ -349,9 +350,9 @@ class Daemon:
                   f" ({out.summary})" if out.summary else "", out.out_dir,
                   ", ".join(out.files) if out.files else "(no files)")
         if out.files:
-            self.info("to post: newspaper.bbcode in the results topic, day-start.bbcode as "
+            self.info("to post: newspaper.bbcode in the results topic, %s as "
                       "the next day's first post, pm/<nick>.txt to each player; read "
-                      "host-report.txt first")
+                      "host-report.txt first", day_start_name(day))
         if self.on_resolved is not None:
             self.on_resolved(out)
         if out.winner:

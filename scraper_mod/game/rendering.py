@@ -16,6 +16,7 @@ from typing import Sequence, cast
 import jinja2
 
 from ..errors import ConfigError
+from ..posts.dayfolder import DEPRECATED_DAY_START, day_start_name
 from ..posts.limits import cap_text, part_name, split_post
 from ..posts.notes import note_lines
 from ..posts.render import bbcode_inert, environment, render_text
@@ -186,7 +187,7 @@ def render_day(r: DayReport) -> dict[str, str]:
     files = newspaper_files(r, ctx)
     ctx["newspaper_parts"] = tuple((name, len(text)) for name, text in files.items())
     files |= {
-        "day-start.bbcode": _render("day-start", lang, "bbcode", ctx, r.templates),
+        DEPRECATED_DAY_START: _render("day-start", lang, "bbcode", ctx, r.templates),
         "host-report.txt": _render("host-report", lang, "txt", ctx, r.templates),
         "result.json": result_json(r.result),
     }
@@ -195,6 +196,7 @@ def render_day(r: DayReport) -> dict[str, str]:
         for kind, extra in parts:
             texts.append(_render(kind, lang, "txt", {**ctx, **extra}, r.templates))
         files[f"pm/{safe_filename(nick)}.txt"] = "\n".join(texts)
+    files[day_start_name(r.day)] = files[DEPRECATED_DAY_START]
     return dict(sorted(files.items()))
 
 

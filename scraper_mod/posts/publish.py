@@ -30,7 +30,7 @@ from ..forum.links import post_path
 from ..forum.parser import parse_forum_page
 from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
 from ..game.context import GameContext
-from ..posts.dayfolder import write_atomic
+from ..posts.dayfolder import day_start_file, write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
 
@@ -126,17 +126,18 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
                           target, path.read_text(encoding="utf-8"),
                           subject=f"{g.title}. Итоги" if g.language == "ru" else
                           f"{g.title}. Results", source=str(path)))
-    start = _read(folder / "day-start.bbcode")
+    start_file = day_start_file(folder, day)
+    start = _read(start_file)
     if start is not None and not result.get("winner"):
         if pub.day_topic == "open":
             items.append(Item(day, "day-topic", f"day-{day + 1}", g.forum.forum or
                               "(no [forum] forum)", start,
                               subject=pub.title_template.format(title=g.title, day=day + 1),
-                              source=str(folder / "day-start.bbcode")))
+                              source=str(start_file)))
         else:
             items.append(Item(day, "day-start", f"day-{day + 1}",
                               ctx.topic_for_day(day) or f"(no topic for day {day})", start,
-                              source=str(folder / "day-start.bbcode")))
+                              source=str(start_file)))
     if pub.private_messages and (folder / "pm").is_dir():
         for f in sorted((folder / "pm").glob("*.txt")):
             nick = _nick_of_file(ctx, f.stem) or f.stem

@@ -27,6 +27,7 @@ from ..game.tally import DayTally, post_link, tally_day
 from ..game.wording import Formatter
 from ..moves.intake import day_moves, state_before_day
 from ..posts.bbcode import bbcode_to_html
+from ..posts.dayfolder import day_start_file
 from ..posts.publish import failures, game_id, plan_day
 from ..rules.moves import REASONS as MOVE_REASONS
 from ..rules.votes import reason_text
@@ -240,9 +241,10 @@ def day_posts(ctx: GameContext, day: int | None, lang: str) -> list[tuple[str, s
         return []
     folder = ctx.game.out_dir / f"day-{day}"
     out = []
-    for key, file in (("newspaper", "newspaper.bbcode"), ("day_start", "day-start.bbcode")):
+    for key, path in (("newspaper", folder / "newspaper.bbcode"),
+                      ("day_start", day_start_file(folder, day))):
         try:
-            text = (folder / file).read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
         except OSError:
             continue
         out.append((word(key, lang), bbcode_to_html(text, lang=lang)))
