@@ -22,7 +22,7 @@ from ..posts.notes import note_lines
 from ..posts.render import bbcode_inert, environment, render_text
 from ..rules.deal import safe_filename
 from ..rules.model import DayResult, Role
-from ..rules.moves import REASONS as MOVE_REASONS
+from ..rules.moves import reason_texts as move_reason_texts
 from .report import Candidate, DayReport, code_inert
 from .wording import Formatter, pad_visible, visible_len
 
@@ -102,7 +102,7 @@ def _template_context(r: DayReport) -> dict:
         "frozen_today": r.frozen_today,
         "late_voters": tuple(dict.fromkeys(x.author for x in r.rejected
                                            if x.reason in ("late", "late_unclear"))),
-        "move_reasons": MOVE_REASONS,
+        "move_reasons": move_reason_texts(r.lang),
         "boss_alive": any(r.roles.get(n) is Role.BOSS for n in alive_after),
         "silent": tuple(n for n in r.alive_before if n not in dict(r.posts_by)),
         "code_table": lambda headers: code_table(r.candidates, headers),

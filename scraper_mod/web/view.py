@@ -29,10 +29,10 @@ from ..moves.intake import day_moves, state_before_day
 from ..posts.bbcode import bbcode_to_html
 from ..posts.dayfolder import day_start_file
 from ..posts.publish import failures, game_id, plan_day
-from ..rules.moves import REASONS as MOVE_REASONS
+from ..rules.moves import reason_text as move_reason
 from ..rules.votes import reason_text
 from .chart import chart_svg
-from .i18n import word
+from .i18n import PUBLISH_KIND, named, word
 
 ERROR_WINDOW = timedelta(hours=24)     # the daemon's errors listed on the page (an alert: the
                                        # last PROBLEM_WINDOW's, as `status FOLDER` says)
@@ -186,10 +186,11 @@ def game_view(ctx: GameContext, name: str, *, day: int | None = None,
         alerts.append(Alert("a_moves", str(e)))
     for m in moves:
         if m.status == "unknown_sender":
-            alerts.append(Alert("a_sender", f"{m.player}: {MOVE_REASONS.get(m.reason, m.reason)}"
+            alerts.append(Alert("a_sender", f"{m.player}: {move_reason(m.reason, lang)}"
                                             f" ({fmt.stamp(m.received_at)})"))
     for f in failures(ctx):
-        alerts.append(Alert("a_publish", f"{word('day', lang)} {f['day']}, {f['kind']} → "
+        alerts.append(Alert("a_publish", f"{word('day', lang)} {f['day']}, "
+                                         f"{named(PUBLISH_KIND, f['kind'], lang)} → "
                                          f"{f['recipient']}: {f['error']}"))
     errors = [(at, data.get("message", "")) for at, _, data in ctx.store.events("error")
               if at >= now - ERROR_WINDOW and data.get("message")][-5:][::-1]
@@ -282,10 +283,12 @@ def secret_view(ctx: GameContext, day: int) -> dict:
     data = moves_json(ctx, day, moves)
     for m in data["moves"]:
         m["role_name"] = fmt.role(m["role"]) if m["role"] else "?"
-        m["why"] = MOVE_REASONS.get(m["reason"], m["reason"]) if m["reason"] else ""
-    data["awaiting"] = [{**a, "role_name": fmt.role(a["role"])}
-                        for a in awaiting_moves(ctx, day, moves)]
+        m["why"] = move_reason(m["reason"], lang) if m["reason"] else ""
     done = ctx.store.resolutions()
+    # a resolved day waits for no move: the page says nothing of what is awaited
+    data["resolved"] = day in done
+    data["awaiting"] = [] if day in done else [{**a, "role_name": fmt.role(a["role"])}
+                                               for a in awaiting_moves(ctx, day, moves)]
     last = max((d for d in done if d <= day), default=None)
     report = None
     if last is not None:
