@@ -365,7 +365,7 @@ class BBCodeRenderer:
                     + (' onclick="if(document.getElementById(hash.substr(1)))href=hash"'
                        if self.inline_scripts else "")
                     + '><i class="icon '
-                    f'fa-arrow-circle-up fa-fw" aria-hidden="true"></i></a>')
+                    'fa-arrow-circle-up fa-fw" aria-hidden="true"></i></a>')
         mid = attrs.get("msg_id")
         if not link and mid and mid.isdigit():   # a quoted private message
             link = (f' <a href="./ucp.php?i=pm&amp;mode=view&amp;p={mid}" aria-label="'

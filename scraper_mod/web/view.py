@@ -18,7 +18,7 @@ from typing import Callable
 
 from ..daemon.lock import running_pid
 from ..daemon.many import find_games, is_games_folder
-from ..daemon.overview import PROBLEM_WINDOW, recent_errors
+from ..daemon.overview import PROBLEM_WINDOW, error_text, recent_errors
 from ..errors import ScraperModError
 from ..game.context import GameContext
 from ..game.history import vote_history
@@ -192,9 +192,9 @@ def game_view(ctx: GameContext, name: str, *, day: int | None = None,
         alerts.append(Alert("a_publish", f"{word('day', lang)} {f['day']}, "
                                          f"{named(PUBLISH_KIND, f['kind'], lang)} → "
                                          f"{f['recipient']}: {f['error']}"))
-    errors = [(at, data.get("message", "")) for at, _, data in ctx.store.events("error")
+    errors = [(at, error_text(data, lang)) for at, _, data in ctx.store.events("error")
               if at >= now - ERROR_WINDOW and data.get("message")][-5:][::-1]
-    for msg in recent_errors(ctx, now - PROBLEM_WINDOW, limit=3):
+    for msg in recent_errors(ctx, now - PROBLEM_WINDOW, limit=3, lang=lang):
         alerts.append(Alert("a_daemon", msg))
     posts_day = max((d for d in done if d <= day), default=None)
     return GameView(
