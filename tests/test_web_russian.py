@@ -29,10 +29,14 @@ from scraper_mod.web.i18n import MOVE_STATUS, PUBLISH_KIND, PUBLISH_STATUS, ROLE
 
 MSK = ZoneInfo("Europe/Moscow")
 
-# the daemon's own English sentences around an error (daemon/scheduler.py)
+# the daemon's own English sentences around an error (daemon/scheduler.py), and those of the
+# services the page's actions call (game/days.py, game/host.py, game/timearg.py)
 DAEMON_PHRASES = ("failed", "will try again", "trying again", "cannot be resolved",
                   "the host report will say so", "check [moves]", "has no topic",
-                  "changed but cannot be used", "is NOT resolved")
+                  "changed but cannot be used", "is NOT resolved", "is already resolved",
+                  "cannot move now", "not an ISO 8601 time", "unknown player",
+                  "is out of the game", "does not play at", "there is no decision",
+                  "not a phpBB topic address", "not a forum address", "error:")
 
 
 def _english_phrases() -> set[str]:
@@ -155,3 +159,24 @@ def test_every_move_reason_has_russian_words(code):
     from scraper_mod.rules.moves import reason_text
     assert reason_text(code, "ru") != code or code == ""
     assert not english_in(reason_text(code, "ru"))
+
+
+def test_the_page_actions_errors_in_russian(game):  # noqa: F811
+    """The services' errors an action meets (a bad time, an unknown player, no such
+    decision, a day already resolved) reach the page in Russian."""
+    from test_web import csrf_of
+    c = _client(game, datetime(2024, 4, 9, 12, 0, tzinfo=MSK))
+    token = csrf_of(c.get("/games/m2").get_data(as_text=True))
+    tries = [("move-deadline", {"day": "1", "time": "завтра вечером"}, "это не время"),
+             ("decide-kill", {"nick": "Незнакомец", "why": "тест", "at": ""},
+              "такого игрока нет"),
+             ("undo-decision", {"k": "7"}, "решения №7 нет"),
+             ("open-day", {"day": "1", "url": "https://forum.example.org/index.php"},
+              "это не адрес темы phpBB")]
+    for act, form, expected in tries:
+        html = c.post(f"/games/m2/actions/{act}", follow_redirects=True,
+                      data={**form, "csrf": token}).get_data(as_text=True)
+        failed = re.findall(r'<p class="result failed">([^<]*)</p>', html)
+        assert failed and failed[0].startswith("Ошибка: "), (act, failed)
+        assert expected in unescape(failed[0]), (act, failed)
+        assert english_in(unescape(failed[0])) == [], (act, failed)

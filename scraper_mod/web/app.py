@@ -223,7 +223,7 @@ def _pages(app: Flask, games: OpenGames) -> None:
             for line in spec.run(ctx, request.form, lang):
                 flash(line, "done")
         except ScraperModError as e:
-            flash(f"error: {e}", "failed")
+            flash(word("error_line", lang, error=e.in_language(lang)), "failed")
         return redirect(url_for("game", name=name), code=303)
 
 
