@@ -64,7 +64,7 @@ def test_new_writes_a_commented_game_file_that_loads(tmp_path, capsys):
     for part in ("cur", "new", "tmp"):
         assert (game / "moves" / part).is_dir()
     assert "to do" not in out                          # nothing left to fix
-    assert [c[0] for c in _printed_commands(out)] == ["deal", "status", "run"]
+    assert [c[0] for c in _printed_commands(out)] == ["deal", "day", "status", "run"]
 
 
 def test_new_refuses_a_past_start_an_existing_game_and_a_bad_url(tmp_path, capsys):
@@ -171,3 +171,24 @@ def test_a_fresh_new_then_the_printed_deal_status_run_on_a_board(tmp_path, capsy
                 _, err = proc.communicate()
         assert proc.returncode == 0, err
         assert "Traceback" not in err and "ERROR" not in log.read_text("utf-8")
+
+
+def test_on_a_terminal_new_asks_for_what_no_option_gives(tmp_path, capsys, monkeypatch):
+    answers = iter(["Мафия #8", (_today() + timedelta(days=2)).isoformat(),
+                    "https://forum.example.org/"])
+    asked: list[str] = []
+
+    def fake_input(prompt: str) -> str:
+        asked.append(prompt)
+        return next(answers)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", fake_input)
+    assert main(["new", str(tmp_path / "m8"), "--players", "/dev/null"]) == 0
+    assert asked[0] == "title [m8]: "                        # the folder's name by default
+    assert asked[1].startswith("day 1 starts on (YYYY-MM-DD) [")
+    assert asked[2].startswith("the board's URL")
+    g = load_game(tmp_path / "m8")
+    assert g.title == "Мафия #8" and g.start == _today() + timedelta(days=2)
+    assert g.forum.url == "https://forum.example.org/"
+    out = capsys.readouterr().out
+    assert "forum.url" not in out and "players: no [[players]] yet" in out

@@ -104,6 +104,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"  scraper-mod signup {folder} SIGNUP_TOPIC_URL --write   # or add "
               "[[players]] to game.toml")
     print(f"  scraper-mod deal {folder}      # draws the roles, writes the role cards")
+    if not new.topic:
+        print(f"  scraper-mod day open {folder} 1 DAY1_TOPIC_URL   # once day 1's topic is "
+              "open (or [[days]] in game.toml)")
     print(f"  scraper-mod status {folder}    # checks the set-up, shows the day")
     print(f"  export SCRAPER_MOD_FORUM_PASSWORD=...; scraper-mod run {folder}   # the daemon "
           "(docs/deploy.md: keep it running)")

@@ -95,7 +95,8 @@ def game_toml_text(new: NewGame) -> str:
                   "# [[days]]", "# number = 1",
                   '# topic = "https://forum.example.org/viewtopic.php?t=2"', ""]
     if new.players:
-        lines.append("# the players: roles are drawn by `scraper-mod deal` (or add role = ...)")
+        lines += ["# the players: roles are drawn by `scraper-mod deal` (or add role = ...);",
+                  "# add contact = \"mail@example.org\" to each: night moves come from there"]
         for nick in new.players:
             lines += ["[[players]]", f"nick = {_s(nick)}", ""]
     else:
