@@ -63,6 +63,8 @@ def test_new_writes_a_commented_game_file_that_loads(tmp_path, capsys):
     assert g.moves.source == "maildir"
     for part in ("cur", "new", "tmp"):
         assert (game / "moves" / part).is_dir()
+        assert (game / "moves" / part).stat().st_mode & 0o077 == 0     # the moves are secret
+    assert (game / "moves").stat().st_mode & 0o077 == 0
     assert "to do" not in out                          # nothing left to fix
     assert [c[0] for c in _printed_commands(out)] == ["deal", "day", "status", "run"]
 

@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 
 from ..errors import ConfigError, RulesError
+from ..posts.dayfolder import write_atomic
 from .config import Game, parse_game
 from .context import GameContext
 
@@ -114,8 +115,11 @@ def make_move_folders(game: Game) -> list[Path]:
     root = game.folder / game.moves.path
     wanted = [root / p for p in MAILDIR_PARTS] if game.moves.source == "maildir" else [root]
     made = [p for p in wanted if not p.is_dir()]
-    for p in wanted:
-        p.mkdir(parents=True, exist_ok=True)
+    new_root = not root.exists()
+    for p in wanted:     # owner-only: the night moves are the game's secrets
+        p.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if new_root:         # made by mkdir(parents=True) with the default mode
+        root.chmod(0o700)
     return made
 
 
@@ -129,9 +133,7 @@ def write_new_game(folder: Path, new: NewGame) -> Game:
     text = game_toml_text(new)
     game = parse_game(tomllib.loads(text), path=path)
     folder.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(".game.toml.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    write_atomic(path, text)
     make_move_folders(game)
     return game
 
