@@ -26,22 +26,30 @@ class ScraperModError(Exception):
     """Base of every error scraper-mod raises on purpose."""
 
     hint: str = ""
+    ru: str | None = None     # the whole line in Russian, where the raiser gives one
 
-    def __init__(self, message: str, *, hint: str = "") -> None:
+    def __init__(self, message: str, *, hint: str = "", ru: str | None = None) -> None:
         self.message = message
         if hint:
             self.hint = hint
+        if ru:
+            self.ru = ru
         super().__init__(self.__str__())
 
     def __str__(self) -> str:  # pragma: no cover - trivial
         return f"{self.message} ({self.hint})" if self.hint else self.message
+
+    def in_language(self, lang: str) -> str:
+        """The line in ``lang``: the Russian one for "ru" where there is one (the host's page
+        of a game in Russian, issue 27 item 2), else the English."""
+        return self.ru if lang == "ru" and self.ru else str(self)
 
 
 class ConfigError(ScraperModError):
     """A game file that cannot be used: names the file and the key."""
 
     def __init__(self, message: str, *, path: str | None = None, key: str | None = None,
-                 hint: str = "") -> None:
+                 hint: str = "", ru: str | None = None) -> None:
         self.path = path
         self.key = key
         where = ""
@@ -49,7 +57,7 @@ class ConfigError(ScraperModError):
             where = f"{path}: "
         if key:
             where += f"{key}: "
-        super().__init__(where + message, hint=hint)
+        super().__init__(where + message, hint=hint, ru=where + ru if ru else None)
 
 
 class ForumError(ScraperModError):

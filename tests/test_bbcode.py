@@ -115,7 +115,7 @@ def test_the_preview_of_a_day_is_what_localboard_shows(name, lang):
     topic = board.add_topic("Итоги")
     ids = {rel: board.add_post("admin", 2, files[rel],
                                datetime(2024, 3, 15, 18, i, tzinfo=timezone.utc))
-           for i, rel in enumerate(("newspaper.bbcode", "day-start.bbcode"))}
+           for i, rel in enumerate(("newspaper.bbcode", f"day-{report.day + 1}-start.bbcode"))}
     shown = post_bodies(board.render_topic(topic))
     for rel, post_id in ids.items():
         page = pages[f"preview/{rel.rsplit('.', 1)[0]}.html"]

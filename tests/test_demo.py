@@ -8,11 +8,12 @@ rules by hand, day by day, not recorded from a run.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.demo.world import EXPECTED, PLAYERS, RANDOM_LIST, at, run_demo
+from scraper_mod.demo.world import EXPECTED, PLAYERS, RANDOM_LIST, DemoResult, at, run_demo
 from scraper_mod.errors import ScraperModError
 from scraper_mod.game.context import open_game
 
@@ -172,3 +173,36 @@ def test_status_and_day_list_after_the_game(played, capsys):
     assert [x.split(":")[0] for x in lines] == [f"day {n}" for n in range(1, 6)]
     assert "deadline Sun 2024-03-17 20:00:00 MSK" in lines[2]     # the weekend day (R1.3)
     assert all(" resolved " in x for x in lines)
+
+
+def test_the_kept_demo_folder_opens_in_serve_and_the_summary_says_so(played):
+    """Issue 27 item 4: the demo's folder is there to look at: the summary prints the `serve`
+    command, and the host's page opens it."""
+    _, lines, folder = played
+    assert f"next: scraper-mod serve {folder}" in "\n".join(lines)
+    from scraper_mod.web import create_app
+    app = create_app(folder, token="t0k3n")
+    with app.test_client() as c:
+        assert c.get("/?token=t0k3n").status_code == 303
+        page = c.get(f"/games/{folder.name}")
+        assert page.status_code == 200
+        assert "Мафия-демо" in page.get_data(as_text=True)
+
+
+def test_the_demo_command_keeps_its_folder_by_default(tmp_path, monkeypatch):
+    from scraper_mod.cli.demo import default_folder
+    assert default_folder(tmp_path) == tmp_path / "scraper-mod-demo"
+    (tmp_path / "scraper-mod-demo").mkdir()
+    assert default_folder(tmp_path) == tmp_path / "scraper-mod-demo"      # empty: used
+    (tmp_path / "scraper-mod-demo" / "game.toml").write_text("x")
+    assert default_folder(tmp_path) == tmp_path / "scraper-mod-demo-2"
+    seen = {}
+
+    def fake_demo(*, keep, **kw):
+        seen["keep"] = keep
+        return DemoResult(folder=Path(keep), winner="town")
+    monkeypatch.setattr("scraper_mod.cli.demo.run_demo", fake_demo)
+    monkeypatch.chdir(tmp_path)
+    from scraper_mod.cli import main
+    assert main(["demo"]) == 0
+    assert seen["keep"] == tmp_path / "scraper-mod-demo-2"

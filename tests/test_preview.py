@@ -74,8 +74,8 @@ def test_newspaper_preview_reads_like_the_board():
     files = render_day(scenario("votes-lynch"))
     pages = preview_files(files)
     assert sorted(pages) == sorted(
-        ["preview/newspaper.html", "preview/day-start.html", "preview/host-report.html",
-         "preview/index.html"]
+        ["preview/newspaper.html", f"preview/day-{scenario('votes-lynch').day + 1}-start.html",
+         "preview/host-report.html", "preview/index.html"]
         + [f"preview/pm-{k[3:-4]}.html" for k in files if k.startswith("pm/")])
     assert '<a href="newspaper.html">newspaper</a>' in pages["preview/index.html"]
     paper = pages["preview/newspaper.html"]

@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from render_scenarios import SCENARIOS, scenario  # noqa: E402
 
 from scraper_mod.game.rendering import render_day  # noqa: E402
+from scraper_mod.posts.dayfolder import DEPRECATED_DAY_START, day_start_name
 
 GOLDEN = Path(__file__).parent / "golden"
 REGEN = os.environ.get("SCRAPER_MOD_REGEN_GOLDEN") == "1"
@@ -33,7 +34,11 @@ def golden_name(rel: str, lang: str) -> str:
 def rendered(name: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for lang in ("ru", "en"):
-        for rel, text in render_day(scenario(name, lang)).items():
+        report = scenario(name, lang)
+        files = render_day(report)
+        # the next day's start under its own name is the old file's text (issue 27 item 4)
+        assert files.pop(day_start_name(report.day)) == files[DEPRECATED_DAY_START]
+        for rel, text in files.items():
             key = golden_name(rel, lang)
             if key in out:
                 assert out[key] == text, f"{key} differs between languages"
@@ -204,5 +209,26 @@ def test_r9_2_day_start_post_opens_the_next_day():
     assert "день 4" in text and "[b]Живы (5):[/b]" in text
     assert "[color=red]Ник[/color]" in text and "среды, 20 марта, 20:00 МСК" in text
     assert "срок перенесён" in text
-    assert "Заморозка: [b]doc_Holiday[/b] — голос сегодня не засчитывается" in text
+    assert "Заморозка: [b]doc_Holiday[/b] — голос в день 4 не засчитывается" in text
     assert "[b]Последнее слово[/b]" in text
+
+
+def test_issue_27_texts_a_host_would_correct():
+    """Issue 27 item 6: vote times in the host report carry their date (a merged weekend day
+    spans two dates); a move reads «убийство — Лиса: …» as the newspaper writes it; «все
+    проголосовали» never stands beside a frozen vote that did not count; the day start of a
+    weekend day does not say «сегодня»."""
+    from dataclasses import replace
+    weekend = render_day(scenario("random-tie"))["host-report.txt"]
+    assert "Лиса (16.03 21:30:00, #60), Ёжик в тумане (17.03 11:02:00, #71)" in weekend
+    report = render_day(scenario("freeze"))
+    assert "убийство — Лиса: засчитано" in report["host-report.txt"]
+    assert "сегодня" not in report["day-start.bbcode"]
+    every = replace(scenario("freeze"), not_voting=())          # the frozen voted, all did
+    files = render_day(every)
+    paper, host = files["newspaper.bbcode"], files["host-report.txt"]
+    assert "Проголосовали все" not in paper and "Проголосовали все" not in host
+    assert ("Заморозка: голос игрока Игрок-7 в этот день не засчитывался; проголосовали все "
+            "остальные.") in paper
+    assert ("Заморозка в этот день (голос не считается): Игрок-7; проголосовали все "
+            "остальные\n\n== Не засчитано") in host

@@ -145,7 +145,8 @@ def test_resolve_day_1_writes_every_post(game, clock):
     assert [(c.by, c.target, c.result) for c in r.checks] == [("Маша", "Игорь", "mafia")]
     day = folder / "out" / "day-1"
     files = read_tree(day)
-    assert sorted(files) == ["day-start.bbcode", "host-report.txt", "newspaper.bbcode",
+    assert sorted(files) == ["day-2-start.bbcode", "day-start.bbcode", "host-report.txt",
+                             "newspaper.bbcode",
                              "pm/Вася.txt", "pm/Игорь.txt", "pm/Маша.txt", "pm/Петя.txt",
                              "result.json"]
     paper = files["newspaper.bbcode"].decode()
@@ -478,3 +479,17 @@ outdir.write_day_files(Path({str(out)!r}), 1, {NEW!r})
     assert recover_out_dir(out) == ["finished writing day-1"]
     assert tree(out / "day-1") == NEW
     assert [p.name for p in out.iterdir()] == ["day-1"]
+
+
+def test_the_day_start_file_says_which_day_it_opens(tmp_path):
+    """Issue 27 item 4: out/day-1/ holds day 2's start as day-2-start.bbcode; the contract's
+    day-start.bbcode stays for a deprecation period with the same text, and what reads the
+    folder (publish, the page) finds either."""
+    from scraper_mod.posts.dayfolder import day_start_file
+    folder = tmp_path / "day-1"
+    folder.mkdir()
+    assert day_start_file(folder, 1) == folder / "day-2-start.bbcode"
+    (folder / "day-start.bbcode").write_text("[b]День 2[/b]", encoding="utf-8")
+    assert day_start_file(folder, 1) == folder / "day-start.bbcode"   # an older out/ folder
+    (folder / "day-2-start.bbcode").write_text("[b]День 2[/b]", encoding="utf-8")
+    assert day_start_file(folder, 1) == folder / "day-2-start.bbcode"

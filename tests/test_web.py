@@ -224,7 +224,8 @@ def test_move_the_deadline_as_day_move_does(game, capsys):
     # a refusal is shown, and changes nothing
     r = c.post("/games/m2/actions/move-deadline",
                data={"day": "1", "time": "yesterday", "csrf": token}, follow_redirects=True)
-    assert "error: time: not an ISO 8601 time: &#39;yesterday&#39;" in r.get_data(as_text=True)
+    assert ("Ошибка: time: это не время в формате ISO 8601: &#39;yesterday&#39;"
+            in r.get_data(as_text=True))
     assert cli(capsys, "day", "list", game)[1] == out
 
 
@@ -239,7 +240,7 @@ def test_open_a_days_topic_as_day_open_does(game, capsys):
     assert "; topic http://127.0.0.1/viewtopic.php?t=9\n" in out      # sid= dropped, as the CLI
     r = c.post("/games/m2/actions/open-day", follow_redirects=True,
                data={"day": "3", "url": "http://127.0.0.1/index.php", "csrf": token})
-    assert "error: not a phpBB topic address" in r.get_data(as_text=True)
+    assert "Ошибка: это не адрес темы phpBB" in r.get_data(as_text=True)
 
 
 def test_publish_in_review_mode_as_publish_does(world):   # noqa: F811
@@ -382,7 +383,7 @@ def test_R11_decide_a_post_and_undo_it_from_the_page_as_decide_does(game, capsys
     # a post in no day's topic: one line, nothing changed
     r = c2.post("/games/m2/actions/decide-vote", follow_redirects=True,
                 data={"post": "999999", "nick": "none", "why": "x", "csrf": token})
-    assert "error: post 999999 is in no day" in r.get_data(as_text=True)
+    assert "Ошибка: поста 999999 нет ни в одной теме дня" in r.get_data(as_text=True)
     assert _tally(c2) == final
 
 

@@ -71,6 +71,7 @@ def test_the_page_in_chromium(served, tmp_path, capsys):
         browser = p.chromium.launch(executable_path=str(chromium), args=ARGS, headless=True)
         try:
             page = browser.new_page(viewport={"width": 1000, "height": 900})
+            console = _console_errors(page)
             r = page.goto(f"{base}/games/m2")
             assert r.status == 401 and "Алексей" not in page.content()
             page.goto(f"{base}/?token={TOKEN}")               # sets the cookie, drops the token
@@ -119,9 +120,105 @@ def test_the_page_in_chromium(served, tmp_path, capsys):
             expect(page.locator("#deadline")).to_have_text("вторник, 9 апреля, 21:30 МСК")
             expect(cd).to_contain_text("9 ч 29 мин")
             page.screenshot(path=str(tmp_path / "host-page-after-move.png"), full_page=True)
+            # the 401 of the first visit is the only error the browser saw
+            assert [e for e in console if "401" not in e] == [], console
         finally:
             browser.close()
     assert (tmp_path / "host-page.png").stat().st_size > 10_000
     code, out, err = cli(capsys, "day", "list", game)
     assert code == 0, err
     assert "deadline Tue 2024-04-09 21:30:00 MSK (moved)" in out
+
+
+def _console_errors(page) -> list[str]:
+    """Every console error and page error (a CSP refusal among them) as it happens."""
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(f"{m.text} ({m.location.get('url')})")
+            if m.type == "error" else None)
+    page.on("pageerror", lambda e: seen.append(str(e)))
+    return seen
+
+
+def test_the_page_on_a_phone(served, tmp_path, capsys):
+    """Issue 27 item 3: at 390x844 nothing is wider than the screen (not even the moves
+    after «Показать ходы»), move times read 09.04 11:00, a resolved day shows no awaited
+    move, «Выделить всё» selects a [code] block under the page's CSP, and the browser logs
+    no error at all."""
+    chromium = _need_browser()
+    from playwright.sync_api import expect, sync_playwright
+    game, base = served
+    store_move(game, "stranger@example.net", "убиваю Васю, очень длинное письмо без пробелов"
+               "_______________________________________", datetime(2024, 4, 9, 11, 5, tzinfo=MSK),
+               "2")
+
+    def fits(page) -> None:
+        width = page.evaluate("document.documentElement.scrollWidth")
+        wide = page.evaluate("""Array.from(document.querySelectorAll('body *')).filter(
+            e => e.getBoundingClientRect().right > 391 && !e.closest('#chart')).slice(0, 6).map(
+            e => e.tagName + '.' + getComputedStyle(e).display + '.' + e.textContent.slice(0, 40) + ' ' + Math.round(e.getBoundingClientRect().right))""")
+        assert width <= 390, f"{page.url} is {width} px wide on a 390 px screen: {wide}"
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(chromium), args=ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844},
+                                    device_scale_factor=2, is_mobile=True, has_touch=True)
+            console = _console_errors(page)
+            page.goto(f"{base}/?token={TOKEN}")
+            fits(page)
+            page.goto(f"{base}/games/m2")
+            expect(page.locator("#count li").first).to_contain_text("Вася — 2")
+            fits(page)
+            page.click("#reveal")
+            secret = page.locator("#secret")
+            expect(secret.locator("tr.move").first).to_be_visible()
+            fits(page)
+            assert secret.locator("tr.move td").first.inner_text() == "09.04 11:00"
+            box = secret.locator("tr.move td").first.bounding_box()
+            assert box["height"] < 30                          # the date on one line
+            expect(secret.locator(".awaiting")).to_contain_text("Ещё нет хода")
+            page.screenshot(path=str(tmp_path / "phone.png"), full_page=True)
+            # the chart keeps readable labels: not squeezed below its own minimum
+            assert page.locator("#chart svg.chart").bounding_box()["width"] >= 500
+            assert console == [], console
+
+            code, out, err = cli(capsys, "resolve", game, "--day", 1, "--offline")
+            assert code == 0, err
+            page.goto(f"{base}/games/m2?day=1")
+            fits(page)
+            page.click("#reveal")
+            expect(secret.locator("tr.move").first).to_be_visible()
+            assert secret.locator(".awaiting").count() == 0     # day 1 is resolved
+            assert "Ещё нет хода" not in secret.inner_text()
+            fits(page)
+            page.screenshot(path=str(tmp_path / "phone-day-1.png"), full_page=True)
+            assert console == [], console
+        finally:
+            browser.close()
+
+
+def test_select_all_in_a_code_block_under_the_pages_csp(served, tmp_path, capsys):
+    """«Выделить всё» of a [code] block in a post the page shows (the host report's kind of
+    block): the page's own script selects the code; no inline handler, no CSP error."""
+    chromium = _need_browser()
+    from playwright.sync_api import sync_playwright
+    game, base = served
+    code, out, err = cli(capsys, "resolve", game, "--day", 1, "--offline")
+    assert code == 0, err
+    (game / "out" / "day-1" / "newspaper.bbcode").write_text("[b]Итоги[/b]\n[code]Вася   — 2\nМаша_2 — 1[/code]",
+                                          encoding="utf-8")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(chromium), args=ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            console = _console_errors(page)
+            page.goto(f"{base}/?token={TOKEN}")
+            page.goto(f"{base}/games/m2?day=1")
+            assert "onclick" not in page.content()
+            link = page.locator(".post .codebox a.select-code").first
+            link.click()
+            assert page.evaluate("window.getSelection().toString()") == "Вася   — 2\nМаша_2 — 1"
+            assert page.url.endswith("/games/m2?day=1")          # href="#" did not navigate
+            assert console == [], console
+        finally:
+            browser.close()

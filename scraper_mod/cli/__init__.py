@@ -19,8 +19,8 @@ import sys
 from .. import __version__
 from ..errors import ScraperModError
 
-COMMANDS = ("demo", "deal", "posts", "poll", "tally", "moves", "resolve", "run", "status", "day",
-            "publish", "serve", "replace", "decide", "signup")
+COMMANDS = ("demo", "new", "deal", "posts", "poll", "tally", "moves", "resolve", "run", "status",
+            "day", "publish", "serve", "replace", "decide", "signup")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -37,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
                     "night moves, resolves each day by the rules and writes the BBCode posts.")
     parser.add_argument("--version", action="version", version=f"scraper-mod {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log more detail to stderr")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                help="what to do; `scraper-mod COMMAND --help` for its options")
     for name in COMMANDS:
         module = importlib.import_module(f"{__name__}.{name}")
         module.register(sub)

@@ -20,17 +20,21 @@ from .common import SubParsers, add_game_argument
 
 
 def register(sub: SubParsers) -> None:
-    p = sub.add_parser("day", help="open a day's topic, move a deadline (R1.4), list the days")
-    dsub = p.add_subparsers(dest="day_command", metavar="ACTION", required=True)
+    p = sub.add_parser("day", help="open a day's topic, move a deadline (R1.4), list the days",
+        description="Open a day's topic, move a deadline (R1.4), list the days.")
+    dsub = p.add_subparsers(dest="day_command", metavar="ACTION", required=True,
+                            help="open, move or list")
 
-    o = dsub.add_parser("open", help="set day N's topic: scraper-mod day open GAME N URL")
+    o = dsub.add_parser("open", help="set day N's topic: scraper-mod day open GAME N URL",
+        description="Set day N's topic: scraper-mod day open GAME N URL.")
     add_game_argument(o)
     o.add_argument("number", metavar="N", type=int, help="the day number")
     o.add_argument("url", metavar="URL", help="the day's topic (viewtopic.php?t=...)")
     o.set_defaults(func=run_open)
 
     m = dsub.add_parser("move", help="move day N's deadline (R1.4): "
-                                     "scraper-mod day move GAME N TIME")
+                                     "scraper-mod day move GAME N TIME",
+        description="Move day N's deadline (R1.4): scraper-mod day move GAME N TIME.")
     add_game_argument(m)
     m.add_argument("number", metavar="N", type=int, help="the day number")
     m.add_argument("time", metavar="TIME",
@@ -39,7 +43,9 @@ def register(sub: SubParsers) -> None:
     m.set_defaults(func=run_move)
 
     ls = dsub.add_parser("list", help="the days so far (to the first unresolved one and each "
-                                     "day with a topic): topic, start, deadline, resolved")
+                                     "day with a topic): topic, start, deadline, resolved",
+        description="The days so far (to the first unresolved one and each day with a topic): "
+                    "topic, start, deadline, resolved.")
     add_game_argument(ls)
     ls.set_defaults(func=run_list)
 

@@ -7,9 +7,11 @@ commitment for the host to publish and where the cards and the secret list are.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..game.context import open_game
 from ..game.deal import deal_game, deal_lines
+from ..game.setup import setup_problems
 from .common import SubParsers, add_game_argument
 
 __all__ = ["register", "run"]
@@ -33,6 +35,8 @@ def run(args: argparse.Namespace) -> int:
         deal = deal_game(ctx, force=args.force)
         for line in deal_lines(ctx.game, deal):
             print(line)
+        for problem in setup_problems(ctx):
+            print(f"warning: {problem}", file=sys.stderr)
         return 0
     finally:
         ctx.close()

@@ -17,19 +17,26 @@ from .replace import _print_effects
 
 def register(sub: SubParsers) -> None:
     p = sub.add_parser("decide", help="the host's decisions (R11): how a post reads, removing "
-                                      "a player; list them, take one back")
+                                      "a player; list them, take one back",
+        description="The host's decisions (R11): how a post reads, removing a player; list them, "
+                    "take one back.")
     add_game_argument(p)      # CONTRACT: `decide GAME ACTION ...`
-    dsub = p.add_subparsers(dest="decide_command", metavar="ACTION", required=True)
+    dsub = p.add_subparsers(dest="decide_command", metavar="ACTION", required=True,
+                            help="vote, kill, list or undo")
 
     v = dsub.add_parser("vote", help="read post POST_ID as a vote for NICK, or as no vote: "
-                                     "scraper-mod decide GAME vote POST_ID NICK|none --why TEXT")
+                                     "scraper-mod decide GAME vote POST_ID NICK|none --why TEXT",
+        description="Read post POST_ID as a vote for NICK, or as no vote: scraper-mod decide GAME "
+                    "vote POST_ID NICK|none --why TEXT.")
     v.add_argument("post_id", metavar="POST_ID", type=int, help="the post's id (?p=ID)")
     v.add_argument("nick", metavar="NICK|none", help="the player it votes for, or 'none'")
     v.add_argument("--why", metavar="TEXT", required=True, help="the reason (host report)")
     v.set_defaults(func=run_vote)
 
     k = dsub.add_parser("kill", help="remove NICK from the game at TIME ('убит ведущим'): "
-                                     "scraper-mod decide GAME kill NICK [--at TIME] --why TEXT")
+                                     "scraper-mod decide GAME kill NICK [--at TIME] --why TEXT",
+        description="Remove NICK from the game at TIME ('убит ведущим'): scraper-mod decide GAME "
+                    "kill NICK [--at TIME] --why TEXT.")
     k.add_argument("nick", metavar="NICK", help="the player removed")
     k.add_argument("--at", metavar="TIME",
                    help="from when (ISO 8601; game time when it has no offset; default: now)")
@@ -37,12 +44,15 @@ def register(sub: SubParsers) -> None:
     k.set_defaults(func=run_kill)
 
     ls = dsub.add_parser("list", help="every decision and replacement: number, kind, time, "
-                                     "reason, in force or undone")
+                                     "reason, in force or undone",
+        description="Every decision and replacement: number, kind, time, reason, in force or "
+                    "undone.")
     ls.add_argument("--format", choices=("text", "json"), default="text",
                     help="text (default) or json")
     ls.set_defaults(func=run_list)
 
-    u = dsub.add_parser("undo", help="take decision K back: scraper-mod decide GAME undo K")
+    u = dsub.add_parser("undo", help="take decision K back: scraper-mod decide GAME undo K",
+        description="Take decision K back: scraper-mod decide GAME undo K.")
     u.add_argument("k", metavar="K", type=int, help="the decision's number (see 'list')")
     u.set_defaults(func=run_undo)
 

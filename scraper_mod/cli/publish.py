@@ -24,14 +24,17 @@ from .common import SubParsers, add_game_argument, print_json
 
 def register(sub: SubParsers) -> None:
     p = sub.add_parser("publish", help="post the newspaper, the next day's start and the PMs "
-                                       "on the board (what it does not have yet)")
+                                       "on the board (what it does not have yet)",
+        description="Post the newspaper, the next day's start and the PMs on the board (what it "
+                    "does not have yet).")
     add_game_argument(p)
     p.add_argument("--day", type=int, help="the day to publish (default: the last resolved)")
     p.add_argument("--role-cards", action="store_true",
                    help="send the role cards of `deal` as private messages")
     p.add_argument("--dry-run", action="store_true",
                    help="print what would be posted where; post nothing")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default) or json (CONTRACT \"Posting on the board\")")
     p.set_defaults(func=run)
 
 

@@ -21,7 +21,8 @@ def register(sub: SubParsers) -> None:
                     "heals, kills, the check, the Sergeant's promotion, victory) after a "
                     "final full re-scan of the day's topic and a last read of the move "
                     "source, records it, and writes out/day-N/: newspaper.bbcode, "
-                    "day-start.bbcode, pm/<nick>.txt, host-report.txt and result.json. "
+                    "day-{N+1}-start.bbcode (the next day's start; also as day-start.bbcode "
+                    "for a while), pm/<nick>.txt, host-report.txt and result.json. "
                     "Running it again gives the same bytes; resolving an earlier day again "
                     "rewrites the later resolved days from it.")
     add_game_argument(p)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import logging.handlers
 import os
 import signal
 import threading
@@ -26,6 +27,7 @@ from ..game import daytime
 from ..game.context import GameContext, open_game
 from ..game.majority import post_majority_notice
 from ..game.publish import Outcome, auto_publish
+from ..game.setup import setup_problems
 from .common import SubParsers, add_game_argument
 
 if TYPE_CHECKING:
@@ -41,27 +43,45 @@ def register(sub: SubParsers) -> None:
                     "final_poll_minutes (1) within final_window_minutes (30) of the "
                     "deadline, grace_seconds (60) after it. Fractions are allowed "
                     "(poll_minutes = 0.05 is every 3 s), for trials against a local board.")
-    add_game_argument(p)
+    add_game_argument(p, many=True)
     p.add_argument("--log", metavar="FILE",
                    help="also append the log to FILE (default: run.log in the game folder; "
                         "'-' for stderr only)")
     p.set_defaults(func=run)
 
 
-def _file_handler(path: Path) -> logging.Handler:
+LOG_MAX_BYTES = 10 * 1024 * 1024   # run.log is rotated at this size ...
+LOG_BACKUPS = 5                      # ... keeping run.log.1 to run.log.5: at most 60 MB
+
+
+def _owner_only(path: str) -> None:
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+
+
+def _rotate(source: str, dest: str) -> None:
+    """The rotation's rename, then the fresh log made owner-only before the handler opens it."""
+    if os.path.exists(source):
+        os.replace(source, dest)
+    _owner_only(source)
+
+
+def _file_handler(path: Path, *, max_bytes: int = LOG_MAX_BYTES) -> logging.Handler:
     """The log file, readable by its owner only: the files of a resolved day it names
-    (pm/<nick>.txt) tell who gets the mafia's news and the checks (issue 18 item 5)."""
+    (pm/<nick>.txt) tell who gets the mafia's news and the checks (issue 18 item 5).
+    Rotated at ``max_bytes`` (issue 27 item 7: a month unattended must not fill the disk)."""
     try:
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+        _owner_only(str(path))
         if path.is_file() and os.stat(path).st_mode & 0o077:
             os.chmod(path, 0o600)
     except OSError:
-        pass            # FileHandler says what is wrong
+        pass            # the handler says what is wrong
     try:
-        h = logging.FileHandler(path, encoding="utf-8")
+        h = logging.handlers.RotatingFileHandler(path, maxBytes=max_bytes,
+                                                 backupCount=LOG_BACKUPS, encoding="utf-8")
     except OSError as e:
         raise ScraperModError(f"{path}: cannot open the log file: {e}",
                               hint="give another --log FILE or '-'") from None
+    h.rotator = _rotate
     h.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     return h
 
@@ -122,16 +142,16 @@ def _note_start(ctx: GameContext, ops: PublishingOps) -> None:
 
 
 def preflight(ctx: GameContext) -> list[str]:
-    """What must be right before the daemon starts (raises), and what is worth a warning."""
-    g = ctx.game
-    if not g.forum.url:
-        raise ConfigError("no board to read", path=str(g.path), key="forum.url",
-                          hint='e.g. url = "https://forum.example.org/"')
-    warnings = []
-    if not g.moves.source:
+    """What must be right before the daemon starts (raises the first such problem, naming
+    the file and key), and what is worth a warning (the checks of game/setup.py)."""
+    problems = setup_problems(ctx)
+    fatal = [p for p in problems if p.fatal]
+    if fatal:
+        p = fatal[0]
+        raise ConfigError(p.message, path=p.path, key=p.key, hint=p.hint)
+    warnings = [str(p) for p in problems]
+    if not ctx.game.moves.source:
         warnings.append("no [moves] source in game.toml: night moves will not be read")
-    if not g.players:
-        warnings.append("no [[players]] in game.toml: no vote or move can count")
     ctx.calendar().deadline(1)   # a bad moved deadline fails here, clearly
     return warnings
 

@@ -21,8 +21,10 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 def register(sub: SubParsers) -> None:
     p = sub.add_parser("serve", help="the host's web page for a game or a folder of games "
-                                     "(prints its address with an access token)")
-    add_game_argument(p)
+                                     "(prints its address with an access token)",
+        description="The host's web page for a game or a folder of games (prints its address with "
+                    "an access token).")
+    add_game_argument(p, many=True)
     p.add_argument("--host", default="127.0.0.1",
                    help="the address to listen on (default 127.0.0.1: this machine only; "
                         "from another device use an SSH tunnel rather than 0.0.0.0)")

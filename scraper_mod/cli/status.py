@@ -9,16 +9,20 @@ from __future__ import annotations
 
 import argparse
 
+from ..daemon.overview import PROBLEM_WINDOW, recent_errors
 from ..daemon.status import game_status
 from ..game.context import open_game
 from ..game.publish import failures
+from ..game.setup import setup_problems
 from .common import SubParsers, add_game_argument, print_json
 
 
 def register(sub: SubParsers) -> None:
     p = sub.add_parser("status", help="the day, deadline, time left, current leader, moves "
-                                      "received, and whether the daemon runs")
-    add_game_argument(p)
+                                      "received, and whether the daemon runs",
+        description="The day, deadline, time left, current leader, moves received, and whether the "
+                    "daemon runs.")
+    add_game_argument(p, many=True)
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="text (default) or json")
     p.set_defaults(func=run)
@@ -35,13 +39,19 @@ def run(args: argparse.Namespace) -> int:
     try:
         st = game_status(ctx)
         unposted = failures(ctx)
+        problems = [str(p) for p in setup_problems(ctx)]
+        errors = recent_errors(ctx, ctx.now() - PROBLEM_WINDOW)
     finally:
         ctx.close()
     if args.format == "json":
-        print_json(st.to_json())
+        print_json(st.to_json() | {"setup_problems": problems, "problems": errors})
     else:
         print(st.to_text())
         for f in unposted:   # R12.3: what the board does not have yet, and why
             print(f"not posted: day {f['day']} {f['kind']} to {f['recipient']}: {f['error']} "
                   f"(kept in out/day-{f['day']}/; tried again by publish or run)")
+        for p in problems:    # the set-up checks of deal and run (game/setup.py)
+            print(f"to fix: {p}")
+        for e in errors:      # the daemon's errors, as `status FOLDER` shows them
+            print(f"problem: {e}")
     return 0

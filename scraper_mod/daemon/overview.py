@@ -15,11 +15,18 @@ from .status import game_status
 PROBLEM_WINDOW = timedelta(minutes=15)   # errors older than this are not a problem now
 
 
-def recent_errors(ctx: GameContext, since: datetime, *, limit: int = 3) -> list[str]:
+def error_text(data: dict, lang: str = "en") -> str:
+    """An error event's message in ``lang`` (the daemon keeps a Russian one beside the
+    English where it has one)."""
+    return (data.get("ru") if lang == "ru" else None) or data.get("message", "")
+
+
+def recent_errors(ctx: GameContext, since: datetime, *, limit: int = 3,
+                  lang: str = "en") -> list[str]:
     """The daemon's distinct error messages logged since ``since``, newest first."""
     errors: list[str] = []
     for at, _, data in ctx.store.events("error"):
-        msg = data.get("message", "")
+        msg = error_text(data, lang)
         if at >= since and msg and msg not in errors:
             errors.append(msg)
     return errors[-limit:][::-1]

@@ -49,6 +49,7 @@ from ..errors import (
 from ..game.config import GAME_FILE, load_game
 from ..game.context import GameContext
 from ..game.resolve import finish_cascade
+from ..posts.dayfolder import day_start_name
 from ..posts.numbers import number_ranges
 from ..rules.calendar import Calendar
 from .jobs import ClockJob, ClockScheduler, naive_utc
@@ -57,6 +58,7 @@ from .work import DaemonOps, LiveOps, Resolution
 
 log = logging.getLogger("scraper_mod.run")
 
+JOB_RU = {"deadline": "итоги в срок", "poll": "чтение форума", "deadline read": "чтение в срок"}
 MIN_INTERVAL = 1.0  # seconds: a cadence of 0 in the game file means "as often as sensible"
 
 
@@ -146,13 +148,16 @@ class Daemon:
     def warn(self, msg: str, *args: object) -> None:
         self._say(logging.WARNING, msg, *args)
 
-    def error(self, msg: str, *, alert: str | None = None, day: int | None = None) -> None:
-        """Log ``msg`` as an error; with ``alert`` (its kind), also tell the host when the
-        ops can (``alert_host``, docs/daytime.md)."""
+    def error(self, msg: str, ru: str | None = None, *, alert: str | None = None,
+              day: int | None = None) -> None:
+        """Log ``msg`` and keep it for ``status`` and the page; ``ru``: the same in Russian,
+        which the page of a game in Russian shows; with ``alert`` (its kind), also tell the
+        host when the ops can (``alert_host``, docs/daytime.md)."""
         self.report.errors.append(msg)
         self._say(logging.ERROR, msg)
         try:
-            self.ctx.store.log_event("error", {"message": msg}, at=self.now())
+            self.ctx.store.log_event("error", {"message": msg, **({"ru": ru} if ru else {})},
+                                     at=self.now())
         except ScraperModError:
             pass
         tell = getattr(self.ops, "alert", None)
@@ -259,12 +264,14 @@ class Daemon:
             res = read(self.ctx, day)
         except ScraperModError as e:
             self.error(f"day {day}: reading the topic at the deadline failed: {e}",
+                       f"день {day}: тему не прочитать в срок: {e}",
                        alert="deadline-read", day=day)
             return
         if res.status == "read":
             self.info("day %d: %s", day, res.summary())
         else:
             self.error(f"day {day}: {res.summary()} - the host report will say so",
+                       f"день {day}: {res.summary()} — это будет в отчёте ведущему",
                        alert="deadline-read", day=day)
 
     # -- the jobs ------------------------------------------------------------------------------
@@ -285,19 +292,25 @@ class Daemon:
             res = self.ops.poll(self.ctx, day, full=False)
         except ForumError as e:
             self.error(f"day {day}: polling the topic failed: {e} - will try again at the "
-                       "next poll", alert="login" if isinstance(e, LoginRequiredError)
-                       else None, day=day)
+                       "next poll", f"день {day}: тему не прочитать: {e} — следующая попытка "
+                                    "при следующем чтении",
+                       alert="login" if isinstance(e, LoginRequiredError) else None, day=day)
             return
         except MailboxError as e:
             self.error(f"day {day}: reading the move source failed: {e} - check [moves] in "
-                       "game.toml; will try again at the next poll")
+                       "game.toml; will try again at the next poll",
+                       f"день {day}: ходы не прочитать: {e} — проверьте [moves] в game.toml; "
+                       "следующая попытка при следующем чтении")
             return
         self.report.polls += 1
         if res.move_error:
             self.error(f"day {day}: reading the move source failed: {res.move_error} - check "
-                       "[moves] in game.toml; will try again at the next poll")
+                       "[moves] in game.toml; will try again at the next poll",
+                       f"день {day}: ходы не прочитать: {res.move_error} — проверьте [moves] "
+                       "в game.toml; следующая попытка при следующем чтении")
         for problem in res.errors:
-            self.error(f"day {day}: {problem} - will try again at the next poll")
+            self.error(f"day {day}: {problem} - will try again at the next poll",
+                       f"день {day}: {problem} — следующая попытка при следующем чтении")
         left = self.calendar().deadline(day) - now
         self.info("day %d (%s left): %s", day, fmt_delta(left), res.describe())
         if topic is None:
@@ -354,7 +367,10 @@ class Daemon:
                    f"checking again every {fmt_delta(retry)}")
             if ("no topic", day) not in self._warned:
                 self._warned.add(("no topic", day))
-                self.error(msg)
+                self.error(msg, f"день {day}: срок ({self.stamp(cal.deadline(day))}) прошёл, "
+                                f"а темы дня нет, итоги не подвести: добавьте её в [[days]] в "
+                                f"game.toml или выполните scraper-mod day open "
+                                f"{self.ctx.game.folder} {day} URL")
             return False
         try:
             res = self.ops.poll(self.ctx, day, full=True)
@@ -362,6 +378,9 @@ class Daemon:
             retry = self._retry_later()
             self.error(f"day {day}: the final re-scan at the deadline failed: {e} - day {day} "
                        f"is NOT resolved on a partial topic; trying again in {fmt_delta(retry)}",
+                       f"день {day}: последнее чтение темы в срок не удалось: {e} — итоги по "
+                       f"неполной теме НЕ подводятся; новая попытка через "
+                       f"{fmt_delta(retry, 'ru')}",
                        alert="rescan", day=day)
             return False
         self.report.polls += 1
@@ -371,12 +390,17 @@ class Daemon:
         except (ForumError, MailboxError) as e:
             retry = self._retry_later()
             self.error(f"day {day}: resolving failed: {e}; trying again in {fmt_delta(retry)}",
+                       f"день {day}: итоги не подведены: {e}; новая попытка через "
+                       f"{fmt_delta(retry, 'ru')}",
                        alert="rescan", day=day)
             return False
         except (RulesError, ConfigError) as e:
             retry = self._retry_later()
             self.error(f"day {day}: cannot be resolved: {e} - fix it (game.toml, "
                        f"'scraper-mod day ...'); trying again in {fmt_delta(retry)}",
+                       f"день {day}: итоги не подвести: {e} — исправьте (game.toml, "
+                       f"scraper-mod day ...); новая попытка через "
+                       f"{fmt_delta(retry, 'ru')}",
                        alert="rescan", day=day)
             return False
         self._day_changed = True
@@ -387,9 +411,9 @@ class Daemon:
                   f" ({out.summary})" if out.summary else "", out.out_dir,
                   ", ".join(out.files) if out.files else "(no files)")
         if out.files:
-            self.info("to post: newspaper.bbcode in the results topic, day-start.bbcode as "
+            self.info("to post: newspaper.bbcode in the results topic, %s as "
                       "the next day's first post, pm/<nick>.txt to each player; read "
-                      "host-report.txt first")
+                      "host-report.txt first", day_start_name(day))
         if self.on_resolved is not None:
             self.on_resolved(out)
         if out.winner:
@@ -409,7 +433,8 @@ class Daemon:
         try:
             url = self.ops.find_topic(self.ctx, day)
         except ScraperModError as e:
-            self.error(f"day {day}: looking for the day's topic in the forum failed: {e}")
+            self.error(f"day {day}: looking for the day's topic in the forum failed: {e}",
+                       f"день {day}: тему дня на форуме не найти: {e}")
             return None
         if url:
             if self.ctx.topic_for_day(day) != url:
@@ -433,7 +458,9 @@ class Daemon:
             self.ctx.game = load_game(self.ctx.game.path)
         except ConfigError as e:
             self.error(f"{GAME_FILE} changed but cannot be used: {e} - still running with "
-                       "the previous version; fix the file")
+                       "the previous version; fix the file",
+                       f"{GAME_FILE} изменён, но с ошибкой: {e} — работа идёт по прежней "
+                       "версии; исправьте файл")
             return
         self.info("%s changed: reloaded", self.ctx.game.path)
 
@@ -448,7 +475,7 @@ class Daemon:
             except ScraperModError as e:
                 if name == "deadline":
                     self._retry_later()
-                self.error(f"{name}: {e}")
+                self.error(f"{name}: {e}", f"{JOB_RU.get(name, name)}: {e}")
             except Exception as e:  # keep a weeks-long daemon alive; say what broke
                 if name == "deadline":
                     self._retry_later()

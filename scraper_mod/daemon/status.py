@@ -15,9 +15,13 @@ from ..game.tally import tally_day
 from .lock import running_pid
 from .work import summarize_result
 
+_UNITS = {"en": ("d", "h", "m", "s"), "ru": (" сут.", " ч", " мин", " с")}
 
-def fmt_delta(d: timedelta) -> str:
-    """A duration for the log: ``2d 3h``, ``1h 05m``, ``4m 30s``, ``-10m`` (past)."""
+
+def fmt_delta(d: timedelta, lang: str = "en") -> str:
+    """A duration for the log: ``2d 3h``, ``1h 05m``, ``4m 30s``, ``-10m`` (past); in
+    Russian ``2 сут. 3 ч``, ``1 ч 05 мин``."""
+    ud, uh, um, us = _UNITS.get(lang, _UNITS["en"])
     s = int(round(d.total_seconds()))
     sign = "-" if s < 0 else ""
     s = abs(s)
@@ -25,12 +29,12 @@ def fmt_delta(d: timedelta) -> str:
     h, rem = divmod(rem, 3600)
     m, sec = divmod(rem, 60)
     if days:
-        return f"{sign}{days}d {h}h"
+        return f"{sign}{days}{ud} {h}{uh}"
     if h:
-        return f"{sign}{h}h {m:02d}m"
+        return f"{sign}{h}{uh} {m:02d}{um}"
     if m:
-        return f"{sign}{m}m" + (f" {sec:02d}s" if sec else "")
-    return f"{sign}{sec}s"
+        return f"{sign}{m}{um}" + (f" {sec:02d}{us}" if sec else "")
+    return f"{sign}{sec}{us}"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -49,6 +49,7 @@ from ..daemon.work import LiveOps, Resolution
 from ..errors import ScraperModError
 from ..game.context import open_game
 from ..game.deal import deal_game, deal_lines
+from ..posts.dayfolder import day_start_name
 from .localboard import LocalBoard
 
 MSK = ZoneInfo("Europe/Moscow")
@@ -380,7 +381,7 @@ class DemoWorld:
         tid = self.board.add_topic(f"{TITLE} — День {n}")
         self.day_topics[n] = tid
         text = None
-        prev = self.folder / "out" / f"day-{n - 1}" / "day-start.bbcode"
+        prev = self.folder / "out" / f"day-{n - 1}" / day_start_name(n - 1)
         if n > 1 and prev.exists():
             text = prev.read_text(encoding="utf-8")
         if text is None:
@@ -463,7 +464,7 @@ def _prepare_folder(keep: str | Path | None) -> tuple[Path, bool]:
     folder = Path(keep)
     if folder.exists() and any(folder.iterdir()):
         raise ScraperModError(f"{folder}: the folder is not empty",
-                              hint="give --keep a new or empty folder for the demo game")
+                              hint="give the demo a new or empty folder")
     folder.mkdir(parents=True, exist_ok=True)
     return folder, False
 
@@ -581,8 +582,9 @@ def summary_lines(result: DemoResult, *, temporary: bool) -> list[str]:
     if result.errors:
         lines += [f"  error: {e}" for e in result.errors[:5]]
     if temporary:
-        lines.append("(the demo's folder was temporary; keep it with --keep DIR to read the "
-                     "posts, the host reports and run.log)")
+        lines.append("(the demo's folder was temporary; run `scraper-mod demo DIR` to keep it "
+                     "and read the posts, the host reports and run.log)")
     else:
         lines.append(f"the game folder, its posts (out/day-N/) and run.log: {result.folder}")
+        lines.append(f"next: scraper-mod serve {result.folder}   # the host's page of this game")
     return lines

@@ -28,7 +28,8 @@ def stamp(t: datetime, tz: tzinfo) -> str:
 
 def check_day(n: int) -> None:
     if n < 1:
-        raise ConfigError(f"day {n}: days are numbered from 1")
+        raise ConfigError(f"day {n}: days are numbered from 1",
+                          ru=f"день {n}: дни нумеруются с 1")
 
 
 def check_topic_url(url: str) -> None:
@@ -39,11 +40,15 @@ def check_topic_url(url: str) -> None:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ConfigError(f"not a forum address: {url!r}",
                           hint="give the topic's full URL, e.g. "
-                               "https://forum.example.org/viewtopic.php?t=123")
+                               "https://forum.example.org/viewtopic.php?t=123",
+                          ru=f"это не адрес на форуме: {url!r} (нужен полный адрес темы, "
+                             "например https://forum.example.org/viewtopic.php?t=123)")
     if "viewtopic.php" not in parts.path or not "".join(q.get("t", [])).isdigit():
         raise ConfigError(f"not a phpBB topic address: {url!r}",
                           hint="copy the topic's link: .../viewtopic.php?t=123 "
-                               "(or ?f=2&t=123)")
+                               "(or ?f=2&t=123)",
+                          ru=f"это не адрес темы phpBB: {url!r} (скопируйте ссылку на тему: "
+                             ".../viewtopic.php?t=123 или ?f=2&t=123)")
 
 
 @dataclass(frozen=True)
@@ -73,7 +78,10 @@ def open_day(ctx: GameContext, day: int, url: str) -> DayOpened:
     if day in ctx.store.resolutions():
         raise ScraperModError(f"day {day} is already resolved; its topic cannot change now",
                               hint="resolve it again by hand with 'scraper-mod resolve' "
-                                   "if its topic was wrong")
+                                   "if its topic was wrong",
+                              ru=f"итоги дня {day} уже подведены, его тему не сменить (если "
+                                 "тема была не та, подведите итоги заново: scraper-mod "
+                                 "resolve)")
     old = ctx.topic_for_day(day)
     ctx.set_topic_for_day(day, url)
     ctx.store.log_event("day_opened", {"day": day, "topic": url, "how": "day open",
@@ -113,12 +121,14 @@ def move_deadline(ctx: GameContext, day: int, time: str, *, name: str = "TIME") 
     check_day(day)
     g = ctx.game
     if day in ctx.store.resolutions():
-        raise ScraperModError(f"day {day} is already resolved; its deadline cannot move now")
+        raise ScraperModError(f"day {day} is already resolved; its deadline cannot move now",
+                              ru=f"итоги дня {day} уже подведены, его срок не перенести")
     before = ctx.calendar().deadline(day)
     moved = dict(ctx.store.get("moved_deadlines", {}))
     if time.strip().lower() == "default":
         if str(day) not in moved:
-            raise ConfigError(f"day {day}'s deadline was not moved with 'day move'")
+            raise ConfigError(f"day {day}'s deadline was not moved with 'day move'",
+                              ru=f"срок дня {day} не переносили, возвращать нечего")
         del moved[str(day)]
         new = None
     else:
@@ -133,7 +143,9 @@ def move_deadline(ctx: GameContext, day: int, time: str, *, name: str = "TIME") 
     except RulesError as e:
         ctx.store.put("moved_deadlines", previous)
         raise ConfigError(f"cannot move the deadline there: {e.message}",
-                          hint=f"give a time after day {day}'s start") from None
+                          hint=f"give a time after day {day}'s start",
+                          ru=f"на это время срок не перенести: {e.message} (нужно время "
+                             f"после начала дня {day})") from None
     ctx.store.log_event("deadline_moved", {"day": day, "from": before.isoformat(),
                                            "to": after.isoformat()}, at=ctx.now())
     cal = ctx.calendar()

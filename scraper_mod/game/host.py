@@ -75,13 +75,17 @@ def _when(ctx: GameContext, at: datetime | None) -> datetime:
     start = cal.day_start(1)
     if at.astimezone(timezone.utc) < start.astimezone(timezone.utc):
         raise RulesError(f"{_local(ctx, at)} is before the game starts ({_local(ctx, start)})",
-                         hint="give a time within the game with --at")
+                         hint="give a time within the game with --at",
+                         ru=f"{_local(ctx, at)} — ещё до начала игры ({_local(ctx, start)}); "
+                            "нужно время внутри игры")
     over = {d: r for d, r in ctx.store.resolutions().items() if r.get("winner")}
     if over:
         end = cal.deadline(min(over))
         if at.astimezone(timezone.utc) >= end.astimezone(timezone.utc):
             raise RulesError(f"{_local(ctx, at)} is after the game ended (day {min(over)}, "
-                             f"{_local(ctx, end)})", hint="give a time within the game with --at")
+                             f"{_local(ctx, end)})", hint="give a time within the game with --at",
+                             ru=f"{_local(ctx, at)} — уже после конца игры (день {min(over)}, "
+                                f"{_local(ctx, end)}); нужно время внутри игры")
     return at
 
 
@@ -96,7 +100,8 @@ def _slot_nick(ctx: GameContext, book: Book, nick: str, at: datetime) -> str:
     if slot is None:
         names = ", ".join(s.nick_at(at) for s in book.slots)
         raise ConfigError(f"unknown player {nick!r}", path=str(ctx.game.path),
-                          hint=f"the players are: {names}")
+                          hint=f"the players are: {names}",
+                          ru=f"такого игрока нет: {nick!r} (игроки: {names})")
     return slot.nick_at(at)
 
 
@@ -119,22 +124,29 @@ def _alive(ctx: GameContext, book: Book, nick: str, at: datetime) -> None:
         return
     if nick not in st.alive:
         raise RulesError(f"{nick!r} is out of the game at {_local(ctx, at)}",
-                         hint="only a living player can be replaced or removed")
+                         hint="only a living player can be replaced or removed",
+                         ru=f"игрок {nick!r} на {_local(ctx, at)} уже вне игры (заменить или "
+                            "убрать можно только живого)")
 
 
 def _new_nick(ctx: GameContext, book: Book, new: str) -> str:
     new = new.strip()
     if not new:
-        raise ConfigError("the newcomer's nick is empty")
+        raise ConfigError("the newcomer's nick is empty", ru="не указан ник новичка")
     for ch in new:
         if unicodedata.category(ch) in ("Cc", "Cf") and ch != "\u200d":
             raise ConfigError(f"{new!r} holds the control character U+{ord(ch):04X}",
-                              hint="write the nick as the board shows it")
+                              hint="write the nick as the board shows it",
+                              ru=f"в нике {new!r} управляющий символ U+{ord(ch):04X} "
+                                 "(напишите ник так, как его показывает форум)")
     if book.slot_of(new) is not None:
         raise ConfigError(f"{new!r} already plays (or played) in this game",
-                          hint="a newcomer must be another forum user")
+                          hint="a newcomer must be another forum user",
+                          ru=f"ник {new!r} уже есть в этой игре (новичок — другой "
+                             "пользователь форума)")
     if ctx.game.host and ctx.game.host.casefold() == new.casefold():
-        raise ConfigError(f"{new!r} is the host", hint="the host cannot take a slot")
+        raise ConfigError(f"{new!r} is the host", hint="the host cannot take a slot",
+                          ru=f"{new!r} — ведущий: ему не занять место игрока")
     # the newcomer's role card and messages get a file of their own (issue 26, item 3)
     check_file_names([p.nick for p in slot_users(ctx, book)] + [new], str(ctx.game.path))
     return new
@@ -143,7 +155,8 @@ def _new_nick(ctx: GameContext, book: Book, new: str) -> str:
 def _why(why: str) -> str:
     why = " ".join((why or "").split())
     if not why:
-        raise ConfigError("a decision needs its reason", hint="give --why TEXT")
+        raise ConfigError("a decision needs its reason", hint="give --why TEXT",
+                          ru="у решения должна быть причина")
     return why
 
 
@@ -157,7 +170,10 @@ def _post_day(ctx: GameContext, post_id: int) -> int:
             return day
     raise RulesError(f"post {post_id} is in no day's topic of this game (as stored)",
                      hint="check the post id (viewtopic.php?p=ID), or poll the day first: "
-                          f"scraper-mod poll {ctx.game.folder}")
+                          f"scraper-mod poll {ctx.game.folder}",
+                     ru=f"поста {post_id} нет ни в одной теме дня этой игры (проверьте номер: "
+                        f"viewtopic.php?p=НОМЕР, или сначала scraper-mod poll "
+                        f"{ctx.game.folder})")
 
 
 # -- the services --------------------------------------------------------------------------
@@ -176,7 +192,9 @@ def replace_player(ctx: GameContext, old: str, new: str, *, at: datetime | None 
     now_nick = _slot_nick(ctx, book, old, at)
     if now_nick.casefold() != old.strip().casefold():
         raise RulesError(f"{old!r} does not play at {_local(ctx, at)}: the slot is "
-                         f"{now_nick!r}'s then", hint=f"replace {now_nick!r}")
+                         f"{now_nick!r}'s then", hint=f"replace {now_nick!r}",
+                         ru=f"на {_local(ctx, at)} место {old!r} уже у игрока {now_nick!r}: "
+                            f"заменять надо его")
     new = _new_nick(ctx, book, new)
     _alive(ctx, book, now_nick, at)
     _check_book(ctx, rows, Decision(0, "replace", ctx.now(), at=at, nick=now_nick, new=new,
@@ -235,16 +253,21 @@ def undo_decision(ctx: GameContext, k: int) -> Changed:
     found = next((d for d in rows if d.k == k), None)
     if found is None:
         raise RulesError(f"there is no decision {k}",
-                         hint=f"see the numbers with: scraper-mod decide {ctx.game.folder} list")
+                         hint=f"see the numbers with: scraper-mod decide {ctx.game.folder} list",
+                         ru=f"решения №{k} нет (номера: scraper-mod decide "
+                            f"{ctx.game.folder} list)")
     if found.undone_at is not None:
         raise RulesError(f"decision {k} was already taken back "
-                         f"({_local(ctx, found.undone_at)})")
+                         f"({_local(ctx, found.undone_at)})",
+                         ru=f"решение №{k} уже отменено ({_local(ctx, found.undone_at)})")
     rest = [d for d in rows if d.k != k]
     try:
         book_of(ctx.game.players, rest)
     except RulesError as e:
         raise RulesError(f"decision {k} cannot be taken back alone: {e.message}",
-                         hint="take back the later replacement of that slot first") from None
+                         hint="take back the later replacement of that slot first",
+                         ru=f"решение №{k} не отменить отдельно: {e.message} (сначала "
+                            "отмените более позднюю замену на этом месте)") from None
     if found.kind == "vote":
         day = _post_day(ctx, found.post_id or 0)
     else:

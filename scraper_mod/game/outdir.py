@@ -8,6 +8,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Mapping
@@ -95,7 +96,8 @@ _OURS = {"newspaper.bbcode", "day-start.bbcode", "host-report.txt", "result.json
 
 def _ours(rel: str) -> bool:
     """A path in ``out/day-N/`` that resolving writes (``render_day``, ``preview_files``)."""
-    return rel in _OURS or rel.split("/")[0] in ("pm", "preview") or bool(part_number(rel))
+    return (rel in _OURS or rel.split("/")[0] in ("pm", "preview") or bool(part_number(rel))
+            or bool(re.fullmatch(r"day-\d+-start\.bbcode", rel)))
 
 
 def write_day_files(out_dir: Path, day: int, files: Mapping[str, str]) -> Path:

@@ -27,7 +27,7 @@ from ..errors import ConfigError, FetchError, ScraperModError
 from ..forum.links import post_path
 from ..forum.lookback import find_pm, find_reply, find_topic, plain
 from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
-from ..posts.dayfolder import write_atomic
+from ..posts.dayfolder import day_start_file, write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
 from .connect import make_client
@@ -137,17 +137,18 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
                           target, path.read_text(encoding="utf-8"),
                           subject=f"{g.title}. Итоги" if g.language == "ru" else
                           f"{g.title}. Results", source=str(path)))
-    start = _read(folder / "day-start.bbcode")
+    start_file = day_start_file(folder, day)
+    start = _read(start_file)
     if start is not None and not result.get("winner"):
         if pub.day_topic == "open":
             items.append(Item(day, "day-topic", f"day-{day + 1}", g.forum.forum or
                               "(no [forum] forum)", start,
                               subject=pub.title_template.format(title=g.title, day=day + 1),
-                              source=str(folder / "day-start.bbcode")))
+                              source=str(start_file)))
         else:
             items.append(Item(day, "day-start", f"day-{day + 1}",
                               ctx.topic_for_day(day) or f"(no topic for day {day})", start,
-                              source=str(folder / "day-start.bbcode")))
+                              source=str(start_file)))
     if pub.private_messages and (folder / "pm").is_dir():
         for nick, f in _files_of_players(ctx, folder / "pm"):
             items.append(Item(day, "pm", nick, nick, f.read_text(encoding="utf-8"),

@@ -16,12 +16,13 @@ from typing import Sequence, cast
 import jinja2
 
 from ..errors import ConfigError
+from ..posts.dayfolder import DEPRECATED_DAY_START, day_start_name
 from ..posts.limits import cap_text, part_name, split_post
 from ..posts.notes import note_lines
 from ..posts.render import bbcode_inert, environment, render_text
 from ..rules.deal import safe_filename
 from ..rules.model import DayResult, Role
-from ..rules.moves import REASONS as MOVE_REASONS
+from ..rules.moves import reason_texts as move_reason_texts
 from .report import Candidate, DayReport, code_inert
 from .wording import Formatter, pad_visible, visible_len
 
@@ -101,7 +102,7 @@ def _template_context(r: DayReport) -> dict:
         "frozen_today": r.frozen_today,
         "late_voters": tuple(dict.fromkeys(x.author for x in r.rejected
                                            if x.reason in ("late", "late_unclear"))),
-        "move_reasons": MOVE_REASONS,
+        "move_reasons": move_reason_texts(r.lang),
         "boss_alive": any(r.roles.get(n) is Role.BOSS for n in alive_after),
         "silent": tuple(n for n in r.alive_before if n not in dict(r.posts_by)),
         "code_table": lambda headers: code_table(r.candidates, headers),
@@ -187,7 +188,7 @@ def render_day(r: DayReport) -> dict[str, str]:
     files = newspaper_files(r, ctx)
     ctx["newspaper_parts"] = tuple((name, len(text)) for name, text in files.items())
     files |= {
-        "day-start.bbcode": _render("day-start", lang, "bbcode", ctx, r.templates),
+        DEPRECATED_DAY_START: _render("day-start", lang, "bbcode", ctx, r.templates),
         "host-report.txt": _render("host-report", lang, "txt", ctx, r.templates),
         "result.json": result_json(r.result),
     }
@@ -196,6 +197,7 @@ def render_day(r: DayReport) -> dict[str, str]:
         for kind, extra in parts:
             texts.append(_render(kind, lang, "txt", {**ctx, **extra}, r.templates))
         files[f"pm/{safe_filename(nick)}.txt"] = "\n".join(texts)
+    files[day_start_name(r.day)] = files[DEPRECATED_DAY_START]
     return dict(sorted(files.items()))
 
 

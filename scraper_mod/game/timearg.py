@@ -17,7 +17,9 @@ def parse_time_arg(value: str, tz: ZoneInfo, *, name: str = "--at") -> datetime:
         t = datetime.fromisoformat(value)
     except ValueError:
         raise ConfigError(f"{name}: not an ISO 8601 time: {value!r}",
-                          hint="e.g. 2024-03-15T19:30 or 2024-03-15T19:30:00+03:00") from None
+                          hint="e.g. 2024-03-15T19:30 or 2024-03-15T19:30:00+03:00",
+                          ru=f"{name}: это не время в формате ISO 8601: {value!r} (например "
+                             "2024-03-15T19:30)") from None
     try:     # issue 18 item 11: no wall time skipped or shown twice by DST
         t = wall_time(t, tz)
     except RulesError as e:
@@ -26,5 +28,7 @@ def parse_time_arg(value: str, tz: ZoneInfo, *, name: str = "--at") -> datetime:
         t.astimezone(timezone.utc)
     except OverflowError:
         raise ConfigError(f"{name}: out of range: {value!r}",
-                          hint="give a time within the game, e.g. 2024-03-15T19:30") from None
+                          hint="give a time within the game, e.g. 2024-03-15T19:30",
+                          ru=f"{name}: время вне допустимого: {value!r} (нужно время внутри "
+                             "игры, например 2024-03-15T19:30)") from None
     return t

@@ -96,6 +96,11 @@ class Formatter:
             return a.strftime("%H:%M")
         return a.strftime("%d.%m %H:%M")
 
+    def day_time(self, t: datetime) -> str:
+        """A vote's time in the host report, with its date: "16.03 17:08:03" (a merged
+        weekend day spans two dates, so the time alone reads out of order)."""
+        return self.local(t).strftime("%d.%m %H:%M:%S")
+
     def stamp(self, t: datetime | None) -> str:
         """A full instant for the host report: "2024-03-15 19:59:58 МСК"."""
         if t is None:

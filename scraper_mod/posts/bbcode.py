@@ -267,8 +267,12 @@ class BBCodeRenderer:
 
     def __init__(self, *, strings: dict[str, str],
                  format_date: Callable[[datetime], str] = _utc_date,
-                 user_ids: dict[str, int] | None = None, custom: Iterable[str] = ()) -> None:
+                 user_ids: dict[str, int] | None = None, custom: Iterable[str] = (),
+                 inline_scripts: bool = True) -> None:
         self.s = strings
+        # phpBB's own onclick handlers; a page whose CSP forbids inline scripts (the host's
+        # page) gets none, and its own script does their job (web/static/game.js)
+        self.inline_scripts = inline_scripts
         self.format_date = format_date
         self.user_ids = user_ids or {}
         self.tags = STOCK_TAGS.union(*(CUSTOM_TAGS[c] for c in custom))
@@ -318,8 +322,10 @@ class BBCodeRenderer:
         if n.tag == "code":
             text = "".join(c if isinstance(c, str) else c.text if isinstance(c, _Raw) else c.raw
                            for c in n.children)
-            return (f'<div class="codebox"><p>{self.s["code"]}: <a href="#" '
-                    f'onclick="selectCode(this); return false;">{self.s["select_all"]}</a></p>'
+            click = (' onclick="selectCode(this); return false;"' if self.inline_scripts
+                     else ' class="select-code"')
+            return (f'<div class="codebox"><p>{self.s["code"]}: <a href="#"'
+                    f'{click}>{self.s["select_all"]}</a></p>'
                     f'<pre><code>{esc_text(text)}</code></pre></div>')
         if n.tag == "spoiler":
             return (f'<div class="spoiler"><div class="spoiler-title"><strong>'
@@ -355,9 +361,11 @@ class BBCodeRenderer:
         link = ""
         if pid and pid.isdigit():
             link = (f' <a href="./viewtopic.php?p={pid}#p{pid}" aria-label="'
-                    f'{self.s["view_quoted"]}" data-post-id="{pid}" onclick="if(document.'
-                    f'getElementById(hash.substr(1)))href=hash"><i class="icon '
-                    f'fa-arrow-circle-up fa-fw" aria-hidden="true"></i></a>')
+                    f'{self.s["view_quoted"]}" data-post-id="{pid}"'
+                    + (' onclick="if(document.getElementById(hash.substr(1)))href=hash"'
+                       if self.inline_scripts else "")
+                    + '><i class="icon '
+                    'fa-arrow-circle-up fa-fw" aria-hidden="true"></i></a>')
         mid = attrs.get("msg_id")
         if not link and mid and mid.isdigit():   # a quoted private message
             link = (f' <a href="./ucp.php?i=pm&amp;mode=view&amp;p={mid}" aria-label="'
@@ -372,9 +380,11 @@ class BBCodeRenderer:
         return f"{open_}<div><cite>{cite}{link}{when}</cite>{body}</div></blockquote>"
 
 
-def bbcode_to_html(text: str, *, lang: str = "ru", custom: Iterable[str] = ("table",)) -> str:
+def bbcode_to_html(text: str, *, lang: str = "ru", custom: Iterable[str] = ("table",),
+                   inline_scripts: bool = True) -> str:
     """The HTML a phpBB 3.3.15 board in ``lang`` shows for a post's BBCode ``text`` (the post
     body only). ``custom``: the board's own BBCodes (the preview assumes the table tags the
-    newspaper writes only when the game says the board has them)."""
+    newspaper writes only when the game says the board has them). ``inline_scripts=False``:
+    without phpBB's onclick handlers, for a page whose CSP refuses them."""
     return BBCodeRenderer(strings=BBCODE_STRINGS.get(lang, BBCODE_STRINGS["en"]),
-                          custom=custom).render(text)
+                          custom=custom, inline_scripts=inline_scripts).render(text)

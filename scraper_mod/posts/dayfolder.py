@@ -6,6 +6,22 @@ import os
 import tempfile
 from pathlib import Path
 
+# out/day-N/ holds the start of day N+1: its file says so (issue 27 item 4). The contract's
+# name, day-start.bbcode, is written too, with the same text, until it is dropped.
+DEPRECATED_DAY_START = "day-start.bbcode"
+
+
+def day_start_name(day: int) -> str:
+    """The file in ``out/day-{day}/`` that opens day ``day + 1``: ``day-{day+1}-start.bbcode``."""
+    return f"day-{day + 1}-start.bbcode"
+
+
+def day_start_file(folder: Path, day: int) -> Path:
+    """The day start in ``folder`` (``out/day-{day}/``): its own name, else the old one."""
+    new = folder / day_start_name(day)
+    return new if new.exists() or not (folder / DEPRECATED_DAY_START).exists() \
+        else folder / DEPRECATED_DAY_START
+
 
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` through a synced temporary file

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 
 from .bbcode import bbcode_to_html
+from .dayfolder import DEPRECATED_DAY_START
 
 __all__ = ["bbcode_to_html", "preview_files", "preview_page"]
 
@@ -60,8 +61,8 @@ def preview_files(files: dict[str, str], *, lang: str = "ru") -> dict[str, str]:
     messages, which phpBB shows the same way; the host report as plain text)."""
     out: dict[str, str] = {}
     for rel, text in sorted(files.items()):
-        if rel.startswith("preview/") or rel.endswith(".json"):
-            continue
+        if rel.startswith("preview/") or rel.endswith(".json") or rel == DEPRECATED_DAY_START:
+            continue      # the day start is previewed under its own name, day-{N+1}-start
         name = rel.replace("/", "-").rsplit(".", 1)[0]
         if rel == "host-report.txt":
             body = "[code]" + text.replace("[/code]", "[/co\u200bde]") + "[/code]"

@@ -63,6 +63,39 @@ REASONS = {
     "sender_not_yet": "the sender takes a slot only later (R10.1)",
 }
 
+#: the same in Russian (the host report and the host's page of a game in Russian)
+REASONS_RU = {
+    "": "принят",
+    "replaced": "заменён более поздним ходом того же вида",
+    "overridden_by_boss": "Босс прислал своё убийство: засчитан ход Босса (R5.2)",
+    "not_duty": "пока живы дежурный и Босс, засчитывается только их убийство (R5.2)",
+    "late": "получен после срока (R5.1)", "unknown_sender": "адрес не принадлежит игроку",
+    "code_missing": "нет секретного кода игрока", "sender_dead": "отправитель уже вне игры",
+    "no_move": "в письме нет хода", "unreadable": "письмо не прочитать",
+    "story": "история убийства, для газеты", "role_cannot": "роль не позволяет такой ход",
+    "not_commissar": "проверяет только Комиссар (R5.5)", "no_target": "не названа цель",
+    "unknown_target": "цель — не игрок", "ambiguous_target": "цель подходит к нескольким игрокам",
+    "target_dead": "цель уже вне игры", "target_is_mafia": "цель — мафиози",
+    "target_is_vsb": "цель — ВСБ, сын Босса: мафии не убить (R5.2)",
+    "self_target": "на себя этот ход нельзя",
+    "self_heal_limit": "Доктор исчерпал самолечения (R5.6)",
+    "same_patient": "тот же пациент две ночи подряд запрещён (R5.6)",
+    "recheck": "повторные проверки запрещены (R5.5)",
+    "sender_replaced": "место отправителя уже занято заменой (R10.2)",
+    "sender_not_yet": "отправитель вступает в игру позже (R10.1)",
+}
+
+
+def reason_texts(lang: str) -> dict[str, str]:
+    """Every reason code's words in ``lang`` ("ru" or English)."""
+    return REASONS_RU if lang == "ru" else REASONS
+
+
+def reason_text(code: str, lang: str) -> str:
+    """A reason code in words, in ``lang`` (the code itself when unknown)."""
+    return reason_texts(lang).get(code, code)
+
+
 # R4/R5: which role makes which move
 _ROLE_MOVES: dict[Role, frozenset[MoveKind]] = {
     Role.BOSS: frozenset({MoveKind.KILL, MoveKind.FREEZE}),

@@ -67,7 +67,8 @@ def int_field(form: Mapping[str, str], name: str, *, what: str = "the day's numb
     try:
         return int(value)
     except ValueError:
-        raise ConfigError(f"{name}: not a number: {value!r}", hint=f"give {what}") from None
+        raise ConfigError(f"{name}: not a number: {value!r}", hint=f"give {what}",
+                          ru=f"{name}: это не число: {value!r}") from None
 
 
 def _when(fmt: Formatter, t) -> str:

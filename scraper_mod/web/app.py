@@ -44,7 +44,15 @@ from ..game.context import GameContext, open_game
 from ..game.days import list_days
 from ..game.tally import count_asked
 from .actions import ACTIONS
-from .i18n import MOVE_STATUS, ROLE_KIND, word
+from .i18n import (
+    MOVE_STATUS,
+    PUBLISH_KIND,
+    PUBLISH_STATUS,
+    ROLE_KIND,
+    named,
+    winner_line,
+    word,
+)
 from .view import (
     game_view,
     games_of,
@@ -132,7 +140,8 @@ def create_app(target: str | Path, *, token: str, clock: Clock | None = None,
     @app.context_processor
     def helpers() -> dict:
         return {"csrf_token": csrf_token, "word": word, "kinds": ROLE_KIND,
-                "statuses": MOVE_STATUS}
+                "statuses": MOVE_STATUS, "winner_line": winner_line, "named": named,
+                "publish_kind": PUBLISH_KIND, "publish_status": PUBLISH_STATUS}
 
     @app.errorhandler(ScraperModError)
     def scraper_error(e: ScraperModError):
@@ -228,7 +237,7 @@ def _pages(app: Flask, games: OpenGames) -> None:
             for line in spec.run(ctx, request.form, lang):
                 flash(line, "done")
         except ScraperModError as e:
-            flash(f"error: {e}", "failed")
+            flash(word("error_line", lang, error=e.in_language(lang)), "failed")
         return redirect(url_for("game", name=name), code=303)
 
 

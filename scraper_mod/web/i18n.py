@@ -17,7 +17,12 @@ WORDS: dict[str, dict[str, str]] = {
     "no_leader": {"ru": "голосов пока нет", "en": "no votes yet"},
     "needs_host": {"ru": "Требует внимания", "en": "Needs you"},
     "all_fine": {"ru": "всё в порядке", "en": "all fine"},
-    "game_over": {"ru": "Игра окончена, победа: {winner}", "en": "The game is over: {winner} wins"},
+    "game_over": {"ru": "Игра окончена", "en": "The game is over"},
+    "won_town": {"ru": "Игра окончена: победил город", "en": "The game is over: the town wins"},
+    "won_mafia": {"ru": "Игра окончена: победила мафия", "en": "The game is over: the mafia wins"},
+    "won_maniac": {"ru": "Игра окончена: победил Маньяк",
+                   "en": "The game is over: the Maniac wins"},
+    "not_needed": {"ru": "не нужен: игра окончена", "en": "not needed: the game is over"},
     "topic": {"ru": "Тема дня", "en": "The day's topic"},
     "no_topic": {"ru": "темы пока нет", "en": "no topic yet"},
     "daemon": {"ru": "Демон (scraper-mod run)", "en": "Daemon (scraper-mod run)"},
@@ -130,6 +135,25 @@ WORDS: dict[str, dict[str, str]] = {
                       "en": "Day {day}: topic changed from {previous} to {topic}"},
     "published_line": {"ru": "{status}: {kind} → {to}", "en": "{status}: {kind} → {to}"},
     "nothing_to_publish": {"ru": "Публиковать нечего", "en": "Nothing to publish"},
+    "error_line": {"ru": "Ошибка: {error}", "en": "Error: {error}"},
+}
+
+PUBLISH_KIND = {
+    "newspaper": {"ru": "газета", "en": "newspaper"},
+    "day-start": {"ru": "начало дня", "en": "day start"},
+    "day-topic": {"ru": "тема дня", "en": "day topic"},
+    "pm": {"ru": "личное сообщение", "en": "PM"},
+    "role-card": {"ru": "карточка роли", "en": "role card"},
+    "lock": {"ru": "закрытие темы", "en": "topic lock"},
+}
+
+PUBLISH_STATUS = {
+    "posted": {"ru": "опубликовано", "en": "posted"},
+    "already": {"ru": "уже на форуме", "en": "already there"},
+    "waiting": {"ru": "ждёт публикации", "en": "waiting"},
+    "failed": {"ru": "не удалось", "en": "failed"},
+    "skipped": {"ru": "пропущено", "en": "skipped"},
+    "done": {"ru": "опубликовано", "en": "posted"},
 }
 
 ROLE_KIND = {
@@ -146,6 +170,16 @@ MOVE_STATUS = {
     "invalid": {"ru": "не засчитано", "en": "invalid"},
     "unknown_sender": {"ru": "неизвестный отправитель", "en": "unknown sender"},
 }
+
+
+def winner_line(winner: str, lang: str) -> str:
+    """«Игра окончена: победил город» for the winner's code (town, mafia, maniac)."""
+    return word(f"won_{winner}" if f"won_{winner}" in WORDS else "game_over", lang)
+
+
+def named(table: dict[str, dict[str, str]], code: str, lang: str) -> str:
+    """A code (a publication's kind or status) in ``lang``; the code itself when unknown."""
+    return table.get(code, {}).get(lang) or code
 
 
 def word(key: str, lang: str, **fields: object) -> str:

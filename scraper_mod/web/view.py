@@ -18,7 +18,7 @@ from typing import Callable
 
 from ..daemon.lock import running_pid
 from ..daemon.many import find_games, is_games_folder
-from ..daemon.overview import PROBLEM_WINDOW, recent_errors
+from ..daemon.overview import PROBLEM_WINDOW, error_text, recent_errors
 from ..errors import ScraperModError
 from ..game.context import GameContext
 from ..game.history import vote_history
@@ -28,10 +28,11 @@ from ..game.publish import failures, game_id, plan_day
 from ..game.tally import DayTally, post_link, tally_day
 from ..game.wording import Formatter
 from ..posts.bbcode import bbcode_to_html
-from ..rules.moves import REASONS as MOVE_REASONS
+from ..posts.dayfolder import day_start_file
+from ..rules.moves import reason_text as move_reason
 from ..rules.votes import reason_text
 from .chart import chart_svg
-from .i18n import word
+from .i18n import PUBLISH_KIND, named, word
 
 ERROR_WINDOW = timedelta(hours=24)     # the daemon's errors listed on the page (an alert: the
                                        # last PROBLEM_WINDOW's, as `status FOLDER` says)
@@ -186,14 +187,15 @@ def game_view(ctx: GameContext, name: str, *, day: int | None = None,
         alerts.append(Alert("a_moves", str(e)))
     for m in moves:
         if m.status == "unknown_sender":
-            alerts.append(Alert("a_sender", f"{m.player}: {MOVE_REASONS.get(m.reason, m.reason)}"
+            alerts.append(Alert("a_sender", f"{m.player}: {move_reason(m.reason, lang)}"
                                             f" ({fmt.stamp(m.received_at)})"))
     for f in failures(ctx):
-        alerts.append(Alert("a_publish", f"{word('day', lang)} {f['day']}, {f['kind']} → "
+        alerts.append(Alert("a_publish", f"{word('day', lang)} {f['day']}, "
+                                         f"{named(PUBLISH_KIND, f['kind'], lang)} → "
                                          f"{f['recipient']}: {f['error']}"))
-    errors = [(at, data.get("message", "")) for at, _, data in ctx.store.events("error")
+    errors = [(at, error_text(data, lang)) for at, _, data in ctx.store.events("error")
               if at >= now - ERROR_WINDOW and data.get("message")][-5:][::-1]
-    for msg in recent_errors(ctx, now - PROBLEM_WINDOW, limit=3):
+    for msg in recent_errors(ctx, now - PROBLEM_WINDOW, limit=3, lang=lang):
         alerts.append(Alert("a_daemon", msg))
     posts_day = max((d for d in done if d <= day), default=None)
     return GameView(
@@ -248,12 +250,13 @@ def day_posts(ctx: GameContext, day: int | None, lang: str) -> list[tuple[str, s
         return []
     folder = ctx.game.out_dir / f"day-{day}"
     out = []
-    for key, file in (("newspaper", "newspaper.bbcode"), ("day_start", "day-start.bbcode")):
+    for key, path in (("newspaper", folder / "newspaper.bbcode"),
+                      ("day_start", day_start_file(folder, day))):
         try:
-            text = (folder / file).read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
         except OSError:
             continue
-        out.append((word(key, lang), bbcode_to_html(text, lang=lang)))
+        out.append((word(key, lang), bbcode_to_html(text, lang=lang, inline_scripts=False)))
     return out
 
 
@@ -288,10 +291,12 @@ def secret_view(ctx: GameContext, day: int) -> dict:
     data = moves_json(ctx, day, moves)
     for m in data["moves"]:
         m["role_name"] = fmt.role(m["role"]) if m["role"] else "?"
-        m["why"] = MOVE_REASONS.get(m["reason"], m["reason"]) if m["reason"] else ""
-    data["awaiting"] = [{**a, "role_name": fmt.role(a["role"])}
-                        for a in awaiting_moves(ctx, day, moves)]
+        m["why"] = move_reason(m["reason"], lang) if m["reason"] else ""
     done = ctx.store.resolutions()
+    # a resolved day waits for no move: the page says nothing of what is awaited
+    data["resolved"] = day in done
+    data["awaiting"] = [] if day in done else [{**a, "role_name": fmt.role(a["role"])}
+                                               for a in awaiting_moves(ctx, day, moves)]
     last = max((d for d in done if d <= day), default=None)
     report = None
     if last is not None:

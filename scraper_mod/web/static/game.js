@@ -119,6 +119,11 @@ function pairs(text) {
   return out;
 }
 
+/* "2024-03-14T12:00:05+03:00" (the game's time) -> "14.03 12:00" */
+function shortTime(iso) {
+  return iso.slice(8, 10) + "." + iso.slice(5, 7) + " " + iso.slice(11, 16);
+}
+
 function renderSecret(box, btn, data) {
   const kinds = pairs(btn.dataset.kinds), statuses = pairs(btn.dataset.statuses);
   box.replaceChildren();
@@ -126,21 +131,23 @@ function renderSecret(box, btn, data) {
   if (!data.moves.length) box.appendChild(el("p", {}, btn.dataset.lNoMoves));
   data.moves.forEach(function (m) {
     const tr = el("tr", {class: "move " + m.status});
-    [m.received_at.slice(5, 16).replace("T", " "), m.player, m.role_name,
+    [shortTime(m.received_at), m.player, m.role_name,
      m.kind ? (kinds[m.kind] || m.kind) : "—", m.target || "—",
      (statuses[m.status] || m.status) + (m.why ? ": " + m.why : "")].forEach(function (t) { tr.appendChild(el("td", {}, t)); });
     table.appendChild(tr);
   });
   if (data.moves.length) box.appendChild(table);
   const wait = el("p", {class: "awaiting"});
-  if (data.awaiting.length) {
+  if (data.resolved) {
+    // a resolved day awaits nothing: no line about moves still to come
+  } else if (data.awaiting.length) {
     wait.textContent = btn.dataset.lAwaiting + ": " + data.awaiting.map(function (a) {
       return a.role_name + " — " + a.player + " (" + (kinds[a.kind] || a.kind) + ")";
     }).join("; ");
   } else {
     wait.textContent = btn.dataset.lNone;
   }
-  box.appendChild(wait);
+  if (!data.resolved) box.appendChild(wait);
   if (data.report) {
     const d = el("details", {class: "report"});
     d.appendChild(el("summary", {}, btn.dataset.lReport + " (" + btn.dataset.lDay.toLowerCase() + " " + data.report_day + ")"));
@@ -165,7 +172,19 @@ function startReveal() {
   });
 }
 
+/* --- "Select all" in a post's [code] block (phpBB's own onclick is not allowed here) ----- */
+function startSelectCode() {
+  document.addEventListener("click", function (ev) {
+    const link = ev.target.closest ? ev.target.closest("a.select-code") : null;
+    if (!link) return;
+    ev.preventDefault();
+    const code = link.closest(".codebox") && link.closest(".codebox").querySelector("code");
+    if (code) window.getSelection().selectAllChildren(code);
+  });
+}
+
 document.addEventListener("DOMContentLoaded", function () {
+  startSelectCode();
   startCountdowns();
   startCount();
   startReveal();
