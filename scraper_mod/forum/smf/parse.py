@@ -143,30 +143,31 @@ def _span(cls: str, text: str) -> Any:
 
 def _mark_spoilers(body: Any) -> None:
     """Put what stands between a literal ``[spoiler]`` and its ``[/spoiler]`` (or the end of
-    the body, when never closed) in ``<span class="spoiler">`` pieces, the markers with it."""
+    the body, when never closed) in ``<span class="spoiler">`` pieces; the markers themselves
+    go in ``<span class="spoiler-title">``, which the walk skips."""
     depth = 0
     for el, slot in _text_slots(body):
         s = getattr(el, slot)
         if not s or (depth == 0 and "[" not in s):
             continue
-        pieces: list[tuple[str, bool]] = []
+        pieces: list[tuple[str, str | None]] = []     # (text, the class of its span or None)
         pos = 0
         for m in _RE_SPOILER.finditer(s):
             if m.start() > pos:
-                pieces.append((s[pos:m.start()], depth > 0))
-            pieces.append((m.group(0), True))
+                pieces.append((s[pos:m.start()], "spoiler" if depth else None))
+            pieces.append((m.group(0), "spoiler-title"))
             depth = max(0, depth - 1) if m.group(1) else depth + 1
             pos = m.end()
         if pos < len(s):
-            pieces.append((s[pos:], depth > 0))
-        if not any(hidden for _, hidden in pieces):
+            pieces.append((s[pos:], "spoiler" if depth else None))
+        if all(cls is None for _, cls in pieces):
             continue
         first_plain = "" if pieces[0][1] else pieces.pop(0)[0]
         spans: list[Any] = []
-        for text, hidden in pieces:
-            if hidden:
-                spans.append(_span("spoiler", text))
-            else:                   # plain text after a hidden piece: that span's tail
+        for text, cls in pieces:
+            if cls:
+                spans.append(_span(cls, text))
+            else:                   # plain text after a marked piece: that span's tail
                 spans[-1].tail = (spans[-1].tail or "") + text
         setattr(el, slot, first_plain)
         parent, at = (el, 0) if slot == "text" else (el.getparent(), el.getparent().index(el) + 1)
