@@ -9,8 +9,8 @@ the board, retries of GETs) and adds what SMF does its own way:
   the lock link;
 - **forms**: each submit loads its form fresh (``seqnum`` and the tokens are one-time); «While
   you were typing a new reply has been posted» re-shows the form: it is sent again;
-- **flood**: SMF allows a moderator one post per 2 s per IP (it cannot be switched off):
-  submits are spaced ``post_gap`` seconds, and «…wait N seconds» is waited out and retried;
+- **flood**: SMF allows a moderator one post per 2 s per IP (it cannot be switched off),
+  counted in whole seconds: submits are spaced ``post_gap`` (3.1) seconds, and «…wait N seconds» is waited out and retried;
 - **posted** means SMF's answer names the message and the board shows it: a reply or a new
   topic is found on the page SMF redirects to (``topic=T.new#new``) as this account's newest
   message after the form's ``last_msg``; an edit's redirect names ``msgM``; a PM is the new
@@ -47,7 +47,10 @@ from .parse import (
 
 log = logging.getLogger(__name__)
 
-POST_GAP = 2.1        # seconds between two submits: SMF's per-IP flood limit for moderators
+# seconds from one submit's answer to the next submit: SMF's per-IP flood limit (2 s for a
+# moderator's posts and for logins) is kept in whole seconds (a post at 12:00:00.9 blocks
+# until 12:00:03), so 2 s of wall clock are not always enough
+POST_GAP = 3.1
 TRIES = 4
 
 _RE_WAIT = re.compile(r"less than (\d+) seconds ago|wait about (\d+) seconds")
@@ -209,7 +212,7 @@ class SmfBoard:
                                          hint="check [forum] url and [forum] engine")
             form.fields.update({"user": self.client.username, "passwrd": self.__password})
             self._gap()
-            answer = self.client.post(form.action, form.fields)
+            answer = self._sent(self.client.post(form.action, form.fields))
             if self._logged_in():
                 self.client.logins += 1
                 log.info("logged in to %s as %s", self.client.base_url, self.client.username)
@@ -244,16 +247,19 @@ class SmfBoard:
 
     # -- the form round trip -----------------------------------------------------------------
     def _gap(self) -> None:
-        """The politeness gate for writes: SMF's 2 s flood limit per IP."""
+        """The politeness gate for writes: SMF's 2 s flood limit per IP (see POST_GAP)."""
         now = self._clock()
         if self._last_submit is not None and now - self._last_submit < self.post_gap:
             self.client.pause(self.post_gap - (now - self._last_submit))
+
+    def _sent(self, answer: FetchResult) -> FetchResult:
         self._last_submit = self._clock()
+        return answer
 
     def _flood(self, text: str) -> bool:
         m = _RE_WAIT.search(text)
         if m:
-            self.client.pause(min(30, int(next(g for g in m.groups() if g))) + 1.1)
+            self.client.pause(min(30, int(next(g for g in m.groups() if g))) + 1.5)
         return m is not None
 
     def _refusal(self, answer: FetchResult, what: str) -> PostRefused:
@@ -280,7 +286,7 @@ class SmfBoard:
                     hint="check the address and the account's rights")
             data = {**form.fields, **fields, "post": "Post"}
             self._gap()
-            answer = self.client.post(form.action, data)
+            answer = self._sent(self.client.post(form.action, data))
             if 300 <= answer.status < 400:
                 return answer, data
             text = _message(answer.body)
@@ -396,6 +402,6 @@ class SmfBoard:
         if "sa=unlock" in links[0]:
             return
         self._gap()
-        answer = self.client.get(urljoin(page.url, links[0]))
+        answer = self._sent(self.client.get(urljoin(page.url, links[0])))
         if not self.read_topic_page(topic_id).locked:
             raise self._refusal(answer, f"locking topic {topic_id}")
