@@ -13,17 +13,23 @@ board's front page when the game file leaves it out.
 from __future__ import annotations
 
 import re
+from datetime import tzinfo
 from typing import Literal, Protocol, runtime_checkable
 
+from ..errors import ForumError
+from .client import ForumClient
 from .feed import FeedEntry
 from .model import TopicPage
+from .parse.html import MOSCOW
+from .phpbb_board import PhpbbBoard
 from .pm import PmSummary, PrivateMessage
+from .smf.board import SmfBoard
 from .writer import Posted
 
 Engine = Literal["phpbb", "smf"]
 ENGINES: tuple[Engine, ...] = ("phpbb", "smf")
 
-__all__ = ["Board", "Engine", "ENGINES", "detect_engine"]
+__all__ = ["Board", "Engine", "ENGINES", "detect_engine", "engine_of", "open_board"]
 
 
 @runtime_checkable
@@ -112,3 +118,31 @@ def detect_engine(front_page: bytes) -> Engine | None:
     if any(rx.search(front_page) for rx in _PHPBB_MARKS):
         return "phpbb"
     return None
+
+
+def engine_of(client: ForumClient, configured: str | None = None) -> Engine:
+    """``[forum] engine`` when the game file gives it, else the engine of the board's front
+    page (one GET of ``[forum] url``). A board that is neither is one clear error."""
+    if configured is not None:
+        if configured not in ENGINES:
+            raise ForumError(f"[forum] engine = {configured!r} is not an engine scraper-mod "
+                             "knows", hint="use engine = \"phpbb\" or \"smf\"")
+        return configured
+    page = client.get(client.base_url)
+    found = detect_engine(page.body)
+    if found is None:
+        raise ForumError(f"cannot tell the board's engine from its front page "
+                         f"(HTTP {page.status})", url=page.url,
+                         hint='check [forum] url, or set [forum] engine = "phpbb" or "smf"')
+    return found
+
+
+def open_board(client: ForumClient, engine: str, *, board_tz: tzinfo = MOSCOW,
+               password: str | None = None) -> Board:
+    """The ``Board`` of ``engine`` ("phpbb" | "smf", see ``engine_of``) on ``client``.
+    ``password``: SMF's login (else ``SCRAPER_MOD_FORUM_PASSWORD``); phpBB's is the client's."""
+    if engine == "phpbb":
+        return PhpbbBoard(client, board_tz=board_tz)
+    if engine == "smf":
+        return SmfBoard(client, board_tz=board_tz, password=password)
+    raise ForumError(f"no adapter for the engine {engine!r}", hint='use "phpbb" or "smf"')
