@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 from conftest import BOARD_ADMIN, GAME_FORUM_ID, SMF_GAME_BOARD_ID
 
-from scraper_mod.errors import TopicNotFoundError
+from scraper_mod.errors import LoginRequiredError, TopicNotFoundError
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.engine import Board, engine_of, open_board
 from scraper_mod.forum.smf.board import SmfBoard
@@ -26,7 +26,7 @@ PLAYERS = ["Вася", "Маша_2", "Big Joe", "Кот", "Лиса"]
 
 def _host(board) -> SmfBoard:
     client = ForumClient(base_url=board.url, username=BOARD_ADMIN[0], min_delay=0.2)
-    return SmfBoard(client, password=BOARD_ADMIN[1], board_id=SMF_GAME_BOARD_ID)
+    return SmfBoard(client, password=BOARD_ADMIN[1])   # the feed's board: from the topic
 
 
 def _votes(posts, deadline):
@@ -153,3 +153,20 @@ def test_the_host_writes_through_the_seam_and_finds_it_again_after_a_crash(engin
     with pytest.raises(TopicNotFoundError):
         again.read_topic_page(tid + 50)
     assert again.logout()
+
+
+def test_an_ended_session_is_logged_in_again_and_guests_read(real_smf_board):
+    """The host's SMF session ends (logged out elsewhere, expired): the next reply logs in
+    again once and is posted once; a guest reads the topic and the feed without an account."""
+    host = _host(real_smf_board)
+    tid, _ = host.new_topic(SMF_GAME_BOARD_ID, "День 3", "Начали.")
+    host.client.session.cookies.clear()          # the board forgets the host
+    posted = host.reply(tid, "Итоги: [color=red]Вася[/color]")
+    assert host.client.logins == 2
+    guest = SmfBoard(ForumClient(base_url=real_smf_board.url, min_delay=0))
+    posts = guest.exact_posts(tid)
+    assert [p.post_id for p in posts][-1] == posted.id
+    assert [p.text for p in posts].count("Итоги: Вася") == 1
+    assert all(p.precision == "second" for p in posts)
+    with pytest.raises(LoginRequiredError):
+        guest.reply(tid, "я гость")

@@ -106,7 +106,8 @@ class SmfBoard:
                  post_gap: float = POST_GAP, tries: int = TRIES,
                  clock: Callable[[], float] | None = None) -> None:
         self.client = client
-        self.board_id = board_id        # the board whose feed lists the day topics
+        self.board_id = board_id        # the board whose feed lists the topics, if known
+        self._boards: dict[int, int] = {}  # topic -> its board
         self.board_tz = board_tz
         self.post_gap = post_gap
         self.tries = tries
@@ -147,14 +148,19 @@ class SmfBoard:
         return pages
 
     def _board_of(self, topic_id: int) -> int:
+        """The board that holds a topic (the page's ``<link rel="index">``), which names the
+        feed; ``board_id`` when given."""
         if self.board_id is not None:
             return self.board_id
-        res = self._page(self.topic_url(topic_id))
-        m = re.search(rb"[?;&]board=(\d+)\.0", res.body)
-        if not m:
-            raise TopicNotFoundError(f"topic {topic_id} names no board", url=res.url)
-        self.board_id = int(m.group(1))
-        return self.board_id
+        if topic_id not in self._boards:
+            res = self._page(self.topic_url(topic_id))
+            index = parse_html(res.body, res.url).xpath("//link[@rel='index']/@href")
+            m = re.search(r"[?;&]board=(\d+)", index[0] if index else "")
+            if not m:
+                err = page_error(parse_html(res.body, res.url), url=res.url)
+                raise err or TopicNotFoundError(f"topic {topic_id} names no board", url=res.url)
+            self._boards[topic_id] = int(m.group(1))
+        return self._boards[topic_id]
 
     def feed_entries(self, topic_id: int) -> list[FeedEntry]:
         res = self._page(self.feed_url(self._board_of(topic_id)))
@@ -281,6 +287,12 @@ class SmfBoard:
             form = read_form(page, "postmodify")
             if form is None:
                 doc_err = page_error(parse_html(page.body, page.url), url=page.url)
+                if isinstance(doc_err, LoginRequiredError) and last is None:
+                    self._session = None        # the session ended: log in again, once
+                    self.login()
+                    last = PostRefused("login", f"logged in again for {what}", url=page.url,
+                                       transient=True)
+                    continue
                 raise self._refusal(page, what) if doc_err is None else PostRefused(
                     "no-form", f"no form for {what}: {doc_err}", url=page.url,
                     hint="check the address and the account's rights")
