@@ -4,10 +4,15 @@ The board is found through ``SCRAPER_MOD_PHPBB_BOARD``: the folder holding ``sta
 ``stop.sh``, ``board.tar.xz`` and ``forumctl.py`` (``.ci/run`` sets it from
 ``../shared/phpbb-board``). Without it the e2e tests skip, saying how to run them; under
 ``CI=true`` a missing board is a failure, never a skip. The project keeps no copy of phpBB.
+
+The real SMF 2.1.4 board is found the same way through ``SCRAPER_MOD_SMF_BOARD`` (``start.sh``,
+``stop.sh``, ``board.tar.xz`` and ``smfctl.py``; ``.ci/run`` sets it from
+``../shared/smf-board``): the ``real_smf_board`` fixture, with the same accounts.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import socket
@@ -20,6 +25,7 @@ from typing import Iterator
 import pytest
 
 BOARD_ENV = "SCRAPER_MOD_PHPBB_BOARD"
+SMF_BOARD_ENV = "SCRAPER_MOD_SMF_BOARD"
 
 #: The board's accounts (its README): nick -> password.
 BOARD_ADMIN = ("admin", "adminpass1")
@@ -33,17 +39,18 @@ GAME_FORUM_ID = 3
 RESULTS_FORUM_ID = 4
 
 
-def _board_dir() -> Path:
-    value = os.environ.get(BOARD_ENV, "")
+def _board_dir(env: str = BOARD_ENV, engine: str = "phpBB", shared: str = "phpbb-board",
+               tool: str = "forumctl.py") -> Path:
+    value = os.environ.get(env, "")
     if not value:
-        why = (f"the real phpBB board is not given: set {BOARD_ENV} to the folder with start.sh "
-               "(.ci/run sets it from ../shared/phpbb-board)")
+        why = (f"the real {engine} board is not given: set {env} to the folder with start.sh "
+               f"(.ci/run sets it from ../shared/{shared})")
         if os.environ.get("CI") == "true":
             pytest.fail(why + "; under CI=true the e2e tier must run", pytrace=False)
         pytest.skip(why)
     folder = Path(value)
-    if not (folder / "start.sh").is_file() or not (folder / "forumctl.py").is_file():
-        pytest.fail(f"{BOARD_ENV}={value}: no start.sh and forumctl.py there", pytrace=False)
+    if not (folder / "start.sh").is_file() or not (folder / tool).is_file():
+        pytest.fail(f"{env}={value}: no start.sh and {tool} there", pytrace=False)
     return folder
 
 
@@ -74,27 +81,66 @@ class RealBoard:
         return f"{self.url}viewforum.php?f={forum_id}"
 
 
-def _load_forumctl(folder: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location("forumctl", folder / "forumctl.py")
+def _load_forumctl(folder: Path, name: str = "forumctl") -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-@pytest.fixture
-def real_board(tmp_path_factory) -> Iterator[RealBoard]:
-    """A clean phpBB 3.3.15 board on a free port of 127.0.0.1, stopped after the test."""
-    source = _board_dir()
+@contextlib.contextmanager
+def _started(source: Path, tmp_path_factory, name: str) -> Iterator[tuple[int, Path]]:
+    """A fresh copy of the board in ``source`` on a free port, stopped afterwards."""
     port = _free_port()
-    folder = tmp_path_factory.mktemp("phpbb-board")
+    folder = tmp_path_factory.mktemp(name)
     started = subprocess.run(["bash", str(source / "start.sh"), str(port), str(folder)],
                              capture_output=True, text=True, timeout=600)
     if started.returncode != 0:
         pytest.fail(f"start.sh {port} {folder} failed:\n{started.stdout}\n{started.stderr}",
                     pytrace=False)
     try:
-        yield RealBoard(f"http://127.0.0.1:{port}/", port, folder, _load_forumctl(source))
+        yield port, folder
     finally:
         subprocess.run(["bash", str(source / "stop.sh"), str(folder)],
                        capture_output=True, timeout=60)
+
+
+@pytest.fixture
+def real_board(tmp_path_factory) -> Iterator[RealBoard]:
+    """A clean phpBB 3.3.15 board on a free port of 127.0.0.1, stopped after the test."""
+    source = _board_dir()
+    with _started(source, tmp_path_factory, "phpbb-board") as (port, folder):
+        yield RealBoard(f"http://127.0.0.1:{port}/", port, folder, _load_forumctl(source))
+
+
+SMF_GAME_BOARD_ID = 2       # «Игра»
+SMF_RESULTS_BOARD_ID = 3    # «Итоги»
+
+
+@dataclass
+class RealSmfBoard:
+    """A fresh, running copy of the real SMF 2.1.4 board."""
+
+    url: str            # http://127.0.0.1:PORT/
+    port: int
+    folder: Path
+    smfctl: ModuleType
+
+    def player(self, nick: str):
+        """A logged-in smfctl.Board for a player (or ``admin``), on a loopback address of
+        its own (SMF's per-IP flood limits)."""
+        password = BOARD_ADMIN[1] if nick == BOARD_ADMIN[0] else BOARD_PLAYERS[nick]
+        return self.smfctl.Board(self.url.rstrip("/")).login(nick, password)
+
+    def topic_url(self, topic_id: int) -> str:
+        return f"{self.url}index.php?topic={topic_id}.0"
+
+
+@pytest.fixture
+def real_smf_board(tmp_path_factory) -> Iterator[RealSmfBoard]:
+    """A clean SMF 2.1.4 board on a free port of 127.0.0.1, stopped after the test."""
+    source = _board_dir(SMF_BOARD_ENV, "SMF", "smf-board", "smfctl.py")
+    with _started(source, tmp_path_factory, "smf-board") as (port, folder):
+        yield RealSmfBoard(f"http://127.0.0.1:{port}/", port, folder,
+                           _load_forumctl(source, "smfctl"))

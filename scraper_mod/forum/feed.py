@@ -19,6 +19,7 @@ import html
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Callable
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 from lxml import etree
@@ -87,10 +88,13 @@ def _parser() -> etree.XMLParser:
                            huge_tree=False, remove_comments=True, remove_pis=True)
 
 
-def parse_topic_feed(body: bytes, *, url: str = "") -> list[FeedEntry]:
+def parse_topic_feed(body: bytes, *, url: str = "",
+                     post_id: Callable[..., int | None] = _post_id) -> list[FeedEntry]:
     """The entries of a phpBB topic's Atom feed, in the feed's order (newest first).
 
-    Entries that name no post (no ``p=N`` / ``#pN`` in their link or id) are skipped. Raises
+    Entries that name no post (no ``p=N`` / ``#pN`` in their link or id) are skipped. Another
+    engine's feed gives its own ``post_id`` (the entry's alternate links and ``<id>`` in, the
+    post id or None out: SMF's ``?topic=T.msgM#msgM``, see forum/smf/). Raises
     ``ParseError`` naming ``url`` for anything that is not a readable Atom feed (an HTML
     page, an error page, truncated or corrupted XML) or an entry with an unreadable time.
     """
@@ -112,7 +116,7 @@ def parse_topic_feed(body: bytes, *, url: str = "") -> list[FeedEntry]:
     for entry in root.iterfind(ATOM + "entry"):
         links = [link.get("href") for link in entry.iterfind(ATOM + "link")
                  if link.get("rel", "alternate") == "alternate"]
-        pid = _post_id(*links, entry.findtext(ATOM + "id"))
+        pid = post_id(*links, entry.findtext(ATOM + "id"))
         if pid is None:
             continue
         published_s = entry.findtext(ATOM + "published")

@@ -49,6 +49,7 @@ class DaySpec:
 class ForumConfig:
     url: str | None = None
     username: str | None = None
+    engine: str | None = None     # "phpbb" | "smf"; None: told from the board's front page
     min_delay: float = 1.0        # seconds between two requests to the board
     full_scan_delay: float = 0.5  # the same during the once-a-day full re-scan at the deadline
     timeout: float = 30.0
@@ -531,6 +532,9 @@ def parse_game(data: dict, *, path: Path) -> Game:
     for key in ("url", "forum"):
         if getattr(forum, key) is not None:
             _check_url(r, f"forum.{key}", getattr(forum, key))
+    if forum.engine not in (None, "phpbb", "smf"):
+        r.fail("forum.engine", f"must be phpbb or smf, not {forum.engine!r}",
+               hint="leave it out to let scraper-mod tell it from the board's front page")
     for key in ("min_delay", "full_scan_delay"):
         if not 0 <= getattr(forum, key) < math.inf:  # nan and inf are TOML floats too
             r.fail(f"forum.{key}", "must be a finite number of seconds >= 0, not "
