@@ -13,7 +13,7 @@ from datetime import tzinfo
 from .client import ForumClient
 from .feed import FeedEntry, feed_url_for, parse_topic_feed
 from .model import TopicPage
-from .parser import MOSCOW, parse_topic_page
+from .parse import MOSCOW, parse_topic_page
 from .pm import PmSummary, PrivateMessage, parse_pm_inbox, parse_pm_view
 from .writer import ForumWriter, Posted
 
