@@ -36,7 +36,8 @@ def register(sub: SubParsers) -> None:
                    help="with --write: change the players even after `deal`")
     p.add_argument("--skip", metavar="NICK", action="append", default=[],
                    help="with --write: leave this board user out (repeatable)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="text (default) or the JSON of docs/signup.md")
     p.set_defaults(func=run)
 
 

@@ -64,7 +64,7 @@ def game_toml_text(new: NewGame) -> str:
             '# username = "admin"                    # the account that posts (publish)')
     lines = [
         "# The game file of scraper-mod (written by `scraper-mod new`). Every key and its",
-        "# default: CONTRACT.md \"The game file\". Check it with `scraper-mod status GAME`.",
+        "# default: docs/game-file.md. Check it with `scraper-mod status GAME`.",
         "",
         "[game]",
         f"title = {_s(new.title)}",
