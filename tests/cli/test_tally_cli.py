@@ -9,11 +9,13 @@ it the command reads the board first.
 from __future__ import annotations
 
 import json
+import socket
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 import responses
+from qa_game import copy_game, edit
 
 from scraper_mod.cli import main
 from scraper_mod.forum.client import ForumClient
@@ -186,3 +188,32 @@ def test_help(capsys):
     out = capsys.readouterr().out
     for flag in ("--day", "--at", "--format", "--offline"):
         assert flag in out
+
+
+# -- the QA pass: the board down ------------------------------------------------------------------
+# QA: the board is down: one line naming the URL and what to check; the stored posts stay,
+# and the offline count still works.
+
+
+@pytest.fixture
+def closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (connection refused)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_tally_with_the_board_down_names_the_url_once(tmp_path, capsys, closed_port):
+    game = copy_game(tmp_path)
+    base = f"http://127.0.0.1:{closed_port}/"
+    edit(game, 'url = "http://127.0.0.1/"', f'url = "{base}"\nmin_delay = 0\nretries = 0')
+    edit(game, 'topic = "http://127.0.0.1/viewtopic.php?t=4"',
+         f'topic = "{base}viewtopic.php?t=4"')
+    code = main(["tally", str(game), "--day", "1"])
+    err = capsys.readouterr().err.splitlines()[-1]
+    assert code == 1 and err.startswith("error: ")
+    assert err.count(f"{base}viewtopic.php?t=4") == 1
+    assert "the topic could not be read completely" in err and "Connection refused" in err
+    assert "check that the board is reachable" in err and "--offline" in err
+    code = main(["tally", str(game), "--day", "1", "--offline", "--format", "json"])
+    assert code == 0 and '"day": 1' in capsys.readouterr().out

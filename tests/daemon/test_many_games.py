@@ -236,7 +236,7 @@ def test_a_game_added_while_running_is_picked_up(boards, tmp_path):
         clock.schedule(msk(11, 18, 10) + timedelta(seconds=5 * minute), watch)
     host.run(until=msk(11, 18, 20))
     assert 0 < (opened["second"] - added).total_seconds() <= 60
-    # (at once on SIGHUP: tests/test_run_many_real.py, on the real process)
+    # (at once on SIGHUP: tests/e2e/test_run_many_real.py, on the real process)
     # removed: its folder goes away, the game is let go (its lock free)
     host4 = Host(root, clock=clock)
     clock.schedule(msk(11, 18, 31), lambda: shutil.rmtree(root / "first"))

@@ -505,3 +505,16 @@ def test_a_repeated_get_carries_the_cookies_the_board_set_since(ft):
             for call in responses.calls]
     assert sent == [(None, None), ("bb_sid=one", None), ("bb_sid=two", None), (None, None),
                     (None, "1"), ("bb_sid=three", "1"), (None, "1")]
+
+
+# -- the QA pass: pacing --------------------------------------------------------------------------
+
+
+def test_the_full_scan_is_never_paced_slower_than_the_days_polls():
+    """[forum] full_scan_delay (default 0.5 s) speeds up the deadline's re-scan; with
+    min_delay = 0 (a local board, the tests' games) it made the re-scan the slow one."""
+    assert ForumClient(base_url="http://127.0.0.1/", min_delay=0,
+                       full_scan_delay=0.5).full_scan_delay == 0
+    assert ForumClient(base_url="http://127.0.0.1/", min_delay=1.0,
+                       full_scan_delay=0.5).full_scan_delay == 0.5
+    assert ForumClient(base_url="http://127.0.0.1/", min_delay=2.0).full_scan_delay == 2.0

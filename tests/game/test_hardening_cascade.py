@@ -1,5 +1,5 @@
 """Issue 26, "Also": a crash in the middle of a cascade re-resolve never leaves a later day
-resolved from the old state. The game of tests/test_resolve.py: day 2 is resolved with
+resolved from the old state. The game of tests/game/test_resolve.py: day 2 is resolved with
 Маша dead; a heal found late saves her on day 1; the process dies while day 2 is being
 resolved again. The next start (``finish_cascade``, which ``run`` and ``resolve`` call
 first) resolves day 2 again from day 1's new state."""

@@ -2,7 +2,7 @@
 command line on a LocalBoard (the phpBB 3.3.15 prosilver look-alike on 127.0.0.1), in Russian
 and in English, with golden newspapers.
 
-The seven players of tests/test_resolve.py, April 2024, Moscow time: day 1 runs from Mon 8
+The seven players of tests/game/test_resolve.py, April 2024, Moscow time: day 1 runs from Mon 8
 21:00 to Tue 9 20:00, day 2 to Wed 10 20:00. Each scenario is one ``[rules]`` block a host
 would write and the day's votes; no night move is sent (the mafia kills no one), so the
 newspaper shows the rule's work alone. Golden files: tests/golden/house-rules/<scenario>/

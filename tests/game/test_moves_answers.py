@@ -3,7 +3,7 @@ files: every status and reason a night of real mail produces, in Russian and Eng
 
 The expected texts live in fixtures/mail/answers/<lang>/<message>.txt. To regenerate them on
 purpose after changing templates/move-answer.*: ``SCRAPER_MOD_REGEN_GOLDEN=1 python -m pytest
-tests/test_moves_answers.py``, then read the diff."""
+tests/game/test_moves_answers.py``, then read the diff."""
 
 from __future__ import annotations
 

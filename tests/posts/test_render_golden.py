@@ -2,7 +2,7 @@
 
 The expected texts live under tests/golden/<scenario>/<file>.<lang>.<ext>. To regenerate them
 on purpose after changing a template: ``SCRAPER_MOD_REGEN_GOLDEN=1 python -m pytest
-tests/test_render_golden.py`` — then read the diff before committing.
+tests/posts/test_render_golden.py`` — then read the diff before committing.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ token and its cookie, CSRF, the pages, the tally API against `tally --format jso
 and each action against its command.
 
 The game is fixtures/games/day1 with its day-1 topic stored from the real phpBB 3.3.15 pages
-(as tests/test_tally_cli.py stores it); the clock is the page's own (FakeClock) where the time
+(as tests/cli/test_tally_cli.py stores it); the clock is the page's own (FakeClock) where the time
 of day matters.
 """
 
