@@ -1,5 +1,6 @@
-"""Helpers for the QA tests (tests/test_qa_*.py): a copy of fixtures/games/day1 to break, and
-running the CLI as a host without root's power over file permissions."""
+"""Helpers for the tests of a host's mistakes (the QA pass, now in the feature files: cli/,
+game/, ...): a copy of fixtures/games/day1 to break, and running the CLI as a host without
+root's power over file permissions."""
 
 from __future__ import annotations
 
