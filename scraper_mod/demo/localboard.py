@@ -7,7 +7,7 @@ against (``div.post#pNN``, ``dl.postprofile``, ``<time datetime>``, ``div.conten
 notice ``div.notice``, pagination with ``start=``, ``viewforum.php`` listings,
 ``ucp.php?mode=login`` with a real form and a cookie session). The post blocks of the real
 topic, rebuilt on a LocalBoard, come out byte for byte as phpBB rendered them
-(tests/test_localboard.py)::
+(tests/demo/test_localboard.py)::
 
     with LocalBoard(language="ru", clock=clock) as board:
         t = board.add_topic("День 1 — голосование")

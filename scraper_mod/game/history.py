@@ -5,7 +5,7 @@ The rules judge every vote: each (voter, target) pair of the day's vote events
 (``DayTally.events``, as the votes module extracted them up to the count's cutoff) is judged
 by ``rules.tally.count_votes``; in time order a vote it rejects (R2.8) changes nothing, and a
 voter's later valid vote replaces his earlier one (R2.5); the count after each change is each
-target's number of standing votes. The last step is the day's count (tests/test_web.py checks it).
+target's number of standing votes. The last step is the day's count (tests/web/test_web.py checks it).
 The house rules apply as the count applied them: a vote it judged past a limit or a final
 vote changes nothing, the chart stops at the majority (R2.15), and the penalty votes of R2.16
 are a last step at the deadline.

@@ -2,8 +2,8 @@
 shows it. The --preview pages, the host's web page and LocalBoard all use it.
 
 Checked byte for byte against a real phpBB 3.3.15: fixtures/phpbb/bbcode-3.3.15 (every tag the
-posts use, their edge cases and whole rendered days; tests/test_bbcode.py) and the real topic of
-fixtures/phpbb/phpbb-3.3.15 (tests/test_localboard.py). What the real board does, and so this:
+posts use, their edge cases and whole rendered days; tests/posts/test_bbcode.py) and the real topic of
+fixtures/phpbb/phpbb-3.3.15 (tests/demo/test_localboard.py). What the real board does, and so this:
 
 - stock tags ``b i u size color url list * quote code``; bare ``http://``, ``www.`` links and
   e-mail addresses are linked; the default smilies become images;

@@ -90,6 +90,7 @@ def _tally_context(final: bool, lang: str) -> dict:
         "lynch": {"player": "Светлана", "by": "random", "tied": ["Светлана", "Big Joe"]},
         "lynch_note": None, "votes_total": 4, "notes": [],
         "plural": (lambda n, one, few, many: f"{n} {one if n == 1 else few if n < 5 else many}"),
+        "heading": "", "requests": [],      # a count posted during the day (docs/daytime.md)
     }
 
 
@@ -100,6 +101,26 @@ def test_r9_6_the_vote_count_reads_well(lang, ext, final):
     text = render_text("tally", lang, ext, **_tally_context(final, lang))
     assert "Светлана" in text
     assert not check(text, lang, players=ext == "bbcode")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_r9_6_a_count_posted_during_the_day_reads_well(lang):
+    """docs/daytime.md: the heading and the requests it answers; nicks as labels."""
+    ctx = _tally_context(False, lang) | {
+        "heading": ("промежуточные итоги на 13:00 МСК" if lang == "ru"
+                    else "interim count as of 13:00 MSK"),
+        "requests": [{"nick": "Ёжик в тумане", "url": "https://f.example/viewtopic.php?p=9#p9"},
+                     {"nick": "Big Joe", "url": ""}]}
+    text = render_text("tally", lang, "bbcode", **ctx)
+    if lang == "ru":
+        assert text.startswith("[b]Мафия #7 — день 3: промежуточные итоги на 13:00 МСК[/b]")
+        assert ("Подсчёт просили: [url=https://f.example/viewtopic.php?p=9#p9]Ёжик в тумане[/url], "
+                "Big Joe.") in text
+        assert not check(text, lang, players=True)
+    else:
+        assert text.startswith("[b]Мафия #7 — day 3: interim count as of 13:00 MSK[/b]")
+        assert "Asked for by [url=https://f.example/viewtopic.php?p=9#p9]Ёжик в тумане[/url], Big Joe." in text
+        assert not check(text, lang, players=True)
 
 
 def _answers(lang: str) -> list[str]:
