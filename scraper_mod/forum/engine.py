@@ -13,7 +13,7 @@ board's front page when the game file leaves it out.
 from __future__ import annotations
 
 import re
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from typing import Callable, Literal, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
@@ -23,9 +23,10 @@ from .feed import FeedEntry
 from .model import TopicPage
 from .parse.html import MOSCOW
 from .phpbb_board import PhpbbBoard, phpbb_topic_key
-from .pm import PmSummary, PrivateMessage
+from .pm import PmRowProblem, PmSummary, PrivateMessage, parse_pm_view
 from .smf.board import SmfBoard
 from .smf.links import is_smf_url, smf_board_id, smf_topic_id, smf_topic_key
+from .smf.parse import parse_smf_pm
 from .writer import Posted
 from .writer import forum_id_of as phpbb_forum_id
 from .writer import topic_id_of as phpbb_topic_id
@@ -67,6 +68,19 @@ class Board(Protocol):
 
     def read_pm(self, msg_id: int) -> PrivateMessage:
         """One PM of the inbox: sender, time, subject, the sender's own words."""
+        ...
+
+    def pm_rows(self, folder: str = "inbox") -> tuple[list[PmSummary], list[PmRowProblem]]:
+        """The inbox's rows, and the rows that could not be read (never hiding the others)."""
+        ...
+
+    def fetch_pm(self, msg_id: int) -> FetchResult:
+        """The page that shows one PM, as fetched (the move source stores it first)."""
+        ...
+
+    def parse_pm(self, body: bytes, *, msg_id: int, url: str,
+                 fetched_at: datetime) -> PrivateMessage:
+        """PM ``msg_id`` read from a page ``fetch_pm`` fetched (or one stored)."""
         ...
 
     # -- the account -----------------------------------------------------------------------
@@ -204,6 +218,22 @@ def topic_id_of(url: str) -> int | None:
 def forum_id_of(url: str) -> int | None:
     """The forum (SMF: board) id of a phpBB or SMF forum address, else None."""
     return smf_board_id(url) if engine_of_url(url) == "smf" else phpbb_forum_id(url)
+
+
+def pm_engine_of(source: str) -> Engine | None:
+    """The engine of a forum-PM move source's name (``phpbb_pm:…``, ``smf_pm:…``)."""
+    return next((e for e in ENGINES if source.startswith(f"{e}_pm:")), None)
+
+
+def parse_stored_pm(source: str, body: bytes, *, key: str, received_at: datetime,
+                    board_tz: tzinfo = MOSCOW) -> PrivateMessage:
+    """A PM the forum-PM source stored (its page as fetched, key ``pm/<id>``), read by the
+    engine its source names."""
+    if pm_engine_of(source) == "smf":
+        tail = key.rsplit("/", 1)[-1]
+        return parse_smf_pm(body, msg_id=int(tail) if tail.isdigit() else 0, url=key,
+                            fetched_at=received_at, board_tz=board_tz)
+    return parse_pm_view(body, url=key, fetched_at=received_at, board_tz=board_tz)
 
 
 def board_for_url(client: ForumClient, url: str, *, board_tz: tzinfo = MOSCOW,

@@ -9,7 +9,7 @@ stays here.
 
 from __future__ import annotations
 
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from typing import Callable
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 
@@ -21,7 +21,14 @@ from .lookback import find_pm, find_reply, find_topic
 from .model import TopicPage
 from .parse import MOSCOW, parse_topic_page
 from .parse.topic import parse_forum_page
-from .pm import PmSummary, PrivateMessage, parse_pm_inbox, parse_pm_view
+from .pm import (
+    PmRowProblem,
+    PmSummary,
+    PrivateMessage,
+    parse_pm_inbox,
+    parse_pm_view,
+    read_pm_inbox,
+)
 from .writer import ForumWriter, Posted, forum_id_of, topic_id_of
 
 _KEEP_PARAMS = ("style",)  # query parameters worth keeping when fetching (not in the key)
@@ -81,6 +88,18 @@ class PhpbbBoard:
         res = self.client.get_page(self.client.url(f"ucp.php?i=pm&mode=view&f=0&p={msg_id}"))
         return parse_pm_view(res.body, url=res.url, fetched_at=res.fetched_at,
                              board_tz=self.board_tz)
+
+    def pm_rows(self, folder: str = "inbox") -> tuple[list[PmSummary], list[PmRowProblem]]:
+        res = self.client.get_page(self.client.url(f"ucp.php?i=pm&folder={folder}"))
+        return read_pm_inbox(res.body, url=res.url, fetched_at=res.fetched_at,
+                             board_tz=self.board_tz)
+
+    def fetch_pm(self, msg_id: int) -> FetchResult:
+        return self.client.get_page(self.client.url(f"ucp.php?i=pm&mode=view&f=0&p={msg_id}"))
+
+    def parse_pm(self, body: bytes, *, msg_id: int, url: str,
+                 fetched_at: datetime) -> PrivateMessage:
+        return parse_pm_view(body, url=url, fetched_at=fetched_at, board_tz=self.board_tz)
 
     def login(self) -> None:
         self.writer.ensure_login()

@@ -154,7 +154,7 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
             items.append(Item(day, "pm", nick, nick, f.read_text(encoding="utf-8"),
                               subject=f"{g.title}: день {day}" if g.language == "ru" else
                               f"{g.title}: day {day}", source=str(f)))
-    if pub.private_messages and g.moves.source == "phpbb_pm":
+    if pub.private_messages and g.moves.source in ("forum_pm", "phpbb_pm"):
         items += _move_answers(ctx, day)
     if pub.lock_day_topic and ctx.topic_for_day(day):
         items.append(Item(day, "lock", f"day-{day}", cast(str, ctx.topic_for_day(day)), ""))

@@ -25,7 +25,7 @@ import dataclasses
 import logging
 import os
 import re
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from typing import Callable
 from urllib.parse import urljoin
 
@@ -35,12 +35,13 @@ from ..feed import FeedEntry, parse_topic_feed
 from ..lookback import same_text
 from ..model import Post, TopicPage
 from ..parse.html import MOSCOW, _norm, _tc, parse_html
-from ..pm import PmSummary, PrivateMessage
+from ..pm import PmRowProblem, PmSummary, PrivateMessage
 from ..writer import Posted, PostRefused, read_form
 from .links import smf_board_id, smf_topic_id, smf_topic_key
 from .parse import (
     PER_PAGE,
     page_error,
+    parse_smf_pm,
     parse_smf_pm_list,
     parse_smf_pms,
     parse_smf_topic_page,
@@ -194,12 +195,23 @@ class SmfBoard:
                                  board_tz=self.board_tz)
 
     def read_pm(self, msg_id: int) -> PrivateMessage:
-        res = self._pm_folder("inbox")
-        for pm in parse_smf_pms(res.body, url=res.url, fetched_at=res.fetched_at,
-                                board_tz=self.board_tz):
-            if pm.msg_id == msg_id:
-                return pm
-        raise ForumError(f"PM {msg_id} is not in the inbox", url=res.url)
+        res = self.fetch_pm(msg_id)
+        return self.parse_pm(res.body, msg_id=msg_id, url=res.url, fetched_at=res.fetched_at)
+
+    def pm_rows(self, folder: str = "inbox") -> tuple[list[PmSummary], list[PmRowProblem]]:
+        res = self._pm_folder(folder)
+        return parse_smf_pm_list(res.body, url=res.url, fetched_at=res.fetched_at,
+                                 board_tz=self.board_tz), []
+
+    def fetch_pm(self, msg_id: int) -> FetchResult:
+        """The page that shows PM ``msg_id``: SMF's inbox shows every listed PM below the
+        list (the move source stores it whole, as it was fetched)."""
+        return self._pm_folder("inbox")
+
+    def parse_pm(self, body: bytes, *, msg_id: int, url: str,
+                 fetched_at: datetime | None) -> PrivateMessage:
+        return parse_smf_pm(body, msg_id=msg_id, url=url, fetched_at=fetched_at,
+                            board_tz=self.board_tz)
 
     # -- the account -------------------------------------------------------------------------
     def ensure_login(self) -> None:
