@@ -161,8 +161,8 @@ class PhpbbBoard:
 
     def forum_topics(self, forum_url: str) -> list[tuple[int, str, str]]:
         page = self.client.get_page(forum_url)
-        return [(t.topic_id, t.title or "", t.url) for t in parse_forum_page(page.body, url=page.url)
-                if t.topic_id]
+        return [(t.topic_id or 0, t.title or "", t.url)
+                for t in parse_forum_page(page.body, url=page.url)]
 
     # -- the poller's steps --------------------------------------------------------------
     def page_url(self, topic_url: str, start: int) -> str:
