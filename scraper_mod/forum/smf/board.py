@@ -227,6 +227,8 @@ class SmfBoard:
         for _ in range(self.tries):
             page = self._page(self.url("action=login"))
             form = read_form(page, "frmLogin")
+            if form is None and self._logged_in():
+                return      # the session (a cookie of this client) is logged in already
             if form is None:
                 raise LoginRequiredError("SMF's login page has no login form", url=page.url,
                                          hint="check [forum] url and [forum] engine")
