@@ -140,6 +140,8 @@ def test_an_evening_on_autopilot_on_the_real_smf_board(real_smf_board, tmp_path)
         assert wait_for(lambda: datetime.now(timezone.utc) >= deadline + timedelta(seconds=3),
                         30)
         board.player("Кот").edit(kot, "[color=red]Вася[/color]")
+        # a vote after the deadline, shown in the deadline's minute or the next: not counted
+        board.player("Алексей").reply(day1, "[color=red]Big Joe[/color]")
 
         def day2_polled() -> bool:
             text = log.read_text(encoding="utf-8") if log.exists() else ""
@@ -162,7 +164,15 @@ def test_an_evening_on_autopilot_on_the_real_smf_board(real_smf_board, tmp_path)
     # (Вася, Маша_2, Кот as at the deadline), Вася 1; NightOwl's quote is no vote
     assert "Вася" in " ".join(p["text"] for p in admin.topic_posts(day1) if p["id"] == kot)
     result = json.loads((game / "out" / "day-1" / "result.json").read_text(encoding="utf-8"))
-    assert "Игрок-7" in json.dumps(result, ensure_ascii=False)
+    assert result["lynched"]["player"] == "Игрок-7" and result["lynched"]["by"] == "votes"
+    assert [k["player"] for k in result["killed"]] == ["Кот"]         # the moves by PM
+    assert result["checks"] == [{"by": "Big Joe", "target": "Маша_2", "result": "mafia"}]
+    tally = scraper_mod("tally", str(game), "--day", "1", "--offline", "--format", "json")
+    assert tally.returncode == 0, tally.stderr
+    count = json.loads(tally.stdout)
+    assert [(c["target"], c["voters"]) for c in count["counts"]] == [
+        ("Игрок-7", ["Вася", "Маша_2", "Кот"]), ("Вася", ["Big Joe"])]
+    assert {r["author"] for r in count["rejected"]} >= {"NightOwl", "Алексей"}
     # the newspaper is a reply of admin's in the results topic
     posts = admin.topic_posts(results)
     assert [p["author"] for p in posts] == ["admin", "admin"]
@@ -172,7 +182,12 @@ def test_an_evening_on_autopilot_on_the_real_smf_board(real_smf_board, tmp_path)
     ctx = open_game(game)
     try:
         day2 = ctx.topic_for_day(2)
-        votes = ctx.store.deadline_read(f"{board.url}index.php?topic={day1}", deadline)
+        key = f"{board.url}index.php?topic={day1}"
+        votes = ctx.store.deadline_read(key, deadline)
+        # R2.6: the page shows minutes; the feed gave every post of day 1 its second
+        exact = {v.data["post_id"] for v in ctx.store.post_versions(key)
+                 if v.data["precision"] == "second"}
+        assert exact >= set(ctx.store.known_post_ids(key)) - {kot + 1}, exact
     finally:
         ctx.close()
     assert votes is not None and votes["status"] == "read", votes
