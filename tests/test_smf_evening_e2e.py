@@ -243,3 +243,10 @@ def test_kill_9_while_publishing_on_smf_then_nothing_twice(real_smf_board, tmp_p
     answers = list((game / "outbox" / "day-1").glob("*.txt"))     # the move answers
     assert len([m for m in sent if m["subject"].startswith("Re: ")]) == len(answers)
     assert PASSWORD not in again.stdout + again.stderr + third.stdout
+    # `posts URL` reads the SMF topic (the engine told by the address), every page
+    shown = scraper_mod("posts", board.topic_url(day1), "--json")
+    assert shown.returncode == 0, shown.stderr
+    posts = json.loads(shown.stdout)
+    assert [p["author"] for p in posts] == ["admin", "Вася", "Маша_2", "Big Joe", "NightOwl",
+                                            "Кот"]
+    assert [c["text"] for c in posts[1]["colored"]] == ["Игрок-7"] and posts[4]["quotes"]

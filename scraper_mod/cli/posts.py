@@ -15,7 +15,7 @@ from .common import SubParsers, parse_time_arg, print_json
 def register(sub: SubParsers) -> None:
     p = sub.add_parser(
         "posts", help="print the posts of a topic (a URL: every page) or of saved pages",
-        description="Reads a phpBB topic and prints its posts. A URL is fetched from the "
+        description="Reads a phpBB or SMF topic and prints its posts. A URL is fetched from the "
                     "board, all its pages from the one given on; a file is a saved page.")
     p.add_argument("sources", metavar="URL_OR_FILE", nargs="+",
                    help="a topic URL (phpBB …/viewtopic.php?t=N, SMF …/index.php?topic=N.0; "
