@@ -168,3 +168,9 @@ topic = "{BASE}index.php?topic=2.0"
     assert g.moves.source == "forum_pm" and g.days[0].topic.endswith("topic=2.0")
     from scraper_mod.game.connect import game_engine
     assert game_engine(g, ForumClient(base_url=BASE)) == "smf"     # told by the addresses
+
+
+def test_a_text_sent_is_known_on_the_board_whatever_the_tags_left_as_spacing():
+    from scraper_mod.forum.lookback import same_text
+    assert same_text("[b]Ваша проверка[/b]: Маша_2 — мафия.", "Ваша проверка: Маша_2 — мафия.")
+    assert not same_text("[b]Ваша проверка[/b]: Кот — мирный.", "Ваша проверка: Маша_2 — мафия.")
