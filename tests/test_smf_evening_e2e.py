@@ -250,3 +250,26 @@ def test_kill_9_while_publishing_on_smf_then_nothing_twice(real_smf_board, tmp_p
     assert [p["author"] for p in posts] == ["admin", "Вася", "Маша_2", "Big Joe", "NightOwl",
                                             "Кот"]
     assert [c["text"] for c in posts[1]["colored"]] == ["Игрок-7"] and posts[4]["quotes"]
+
+
+def test_after_a_crash_smf_shows_what_the_host_posted_and_nothing_else(real_smf_board):
+    """What publish looks for after a crash (``Board.find_reply/find_topic/find_pm``): only
+    the account's own post, topic and PM with the text that was sent; a player's topic of
+    the same title and another text are never taken for it."""
+    from scraper_mod.forum.client import ForumClient
+    from scraper_mod.forum.engine import open_board
+    board = real_smf_board
+    host = open_board(ForumClient(base_url=board.url, username="admin", min_delay=0), "smf",
+                      password=PASSWORD)
+    paper = "[size=150][b]Итоги[/b][/size]: казнён [b]Игрок-7[/b]."
+    board.player("Вася").new_topic(SMF_GAME_BOARD_ID, "Проверка. День 2", paper)
+    tid, first = host.new_topic(SMF_GAME_BOARD_ID, "Проверка. День 2", paper)
+    reply = host.reply(tid, paper)
+    pm = host.send_pm("Маша_2", SUBJECT, "[b]Ваша проверка[/b]: Кот — мирный.")
+    assert host.find_topic(SMF_GAME_BOARD_ID, "Проверка. День 2", paper) == (tid, first.id)
+    assert host.find_topic(SMF_GAME_BOARD_ID, "Проверка. День 2", "другой текст") is None
+    assert host.find_reply(tid, "[b]Итоги[/b]: казнён Игрок-7.") == reply.id
+    assert host.find_reply(tid, "другой текст") is None
+    assert host.find_pm("Маша_2", SUBJECT, "[b]Ваша проверка[/b]: Кот — мирный.") == pm.id
+    assert host.find_pm("Кот", SUBJECT, "[b]Ваша проверка[/b]: Кот — мирный.") is None
+    assert host.post_url(reply.id) == f"{board.url}index.php?msg={reply.id}"
