@@ -15,10 +15,11 @@ from .common import SubParsers, parse_time_arg, print_json
 def register(sub: SubParsers) -> None:
     p = sub.add_parser(
         "posts", help="print the posts of a topic (a URL: every page) or of saved pages",
-        description="Reads a phpBB topic and prints its posts. A URL is fetched from the "
+        description="Reads a phpBB or SMF topic and prints its posts. A URL is fetched from the "
                     "board, all its pages from the one given on; a file is a saved page.")
     p.add_argument("sources", metavar="URL_OR_FILE", nargs="+",
-                   help="a topic URL (…/viewtopic.php?t=N) or saved page file(s), in order")
+                   help="a topic URL (phpBB …/viewtopic.php?t=N, SMF …/index.php?topic=N.0; "
+                        "the engine is told from it) or saved page file(s), in order")
     p.add_argument("--json", action="store_true", help="JSON as in docs/commands.md")
     p.add_argument("--tz", default="Europe/Moscow",
                    help="the board's time zone (default Europe/Moscow)")
@@ -73,8 +74,10 @@ def _read(args, tz: ZoneInfo) -> list[TopicPage]:
         from ..forum.client import ForumClient
         from ..forum.poller import fetch_topic
         url = urls[0]
-        client = ForumClient(base_url=url.split("viewtopic.php")[0] if "viewtopic.php" in url
-                             else url, username=args.username, min_delay=args.min_delay)
+        from ..forum.links import topic_root
+        root = topic_root(url)      # phpBB: …/ before viewtopic.php; SMF: …/index.php?
+        client = ForumClient(base_url=root.removesuffix("index.php?") if root else url,
+                             username=args.username, min_delay=args.min_delay)
         return fetch_topic(client, url, board_tz=tz, single_page=args.single_page)
     fetched_at = parse_time_arg(args.fetched_at, tz, name="--fetched-at") \
         if args.fetched_at else None

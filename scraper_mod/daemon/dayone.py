@@ -10,7 +10,7 @@ crash, a failure retried later.
 
 from __future__ import annotations
 
-from ..forum.writer import ForumWriter
+from ..forum.engine import Board
 from ..game.context import GameContext
 from ..game.publish import AUTO_RETRY_SECONDS, Item, publish_items
 from ..game.wording import Formatter
@@ -30,7 +30,7 @@ def day_one_text(ctx: GameContext) -> str:
     return "\n".join(ln.rstrip() for ln in text.split("\n")).strip("\n") + "\n"
 
 
-def open_day_one(ctx: GameContext, writer: ForumWriter) -> str | None:
+def open_day_one(ctx: GameContext, board: Board) -> str | None:
     """Day 1's topic URL once opened (see the module), else None (not on autopilot, day 1
     not started, or the post failed: said in the log, tried again later)."""
     g, pub = ctx.game, ctx.game.publish
@@ -45,5 +45,5 @@ def open_day_one(ctx: GameContext, writer: ForumWriter) -> str | None:
         write_atomic(path, day_one_text(ctx))
     item = Item(0, "day-topic", "day-1", g.forum.forum, path.read_text(encoding="utf-8"),
                 subject=pub.title_template.format(title=g.title, day=1), source=str(path))
-    publish_items(ctx, [item], writer=writer, retry_after=AUTO_RETRY_SECONDS)
+    publish_items(ctx, [item], board=board, retry_after=AUTO_RETRY_SECONDS)
     return ctx.topic_for_day(1)

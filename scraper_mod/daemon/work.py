@@ -20,10 +20,8 @@ from typing import Protocol, cast
 
 from ..errors import ConfigError, ForumError, MailboxError
 from ..forum.client import ForumClient
-from ..forum.parse import parse_forum_page
 from ..forum.poller import DeadlineRead, canonical_topic_url, poll_topic, read_at_deadline
-from ..forum.writer import ForumWriter
-from ..game.connect import game_client, make_client
+from ..game.connect import game_board, game_client, make_client
 from ..game.context import GameContext
 from ..game.intake import poll_moves
 from ..game.movesource import source_for
@@ -140,7 +138,7 @@ def poll_once(ctx: GameContext, day: int, *, full: bool = False,
     if topic:
         client = client or make_client(ctx)
         report = poll_topic(client, ctx.store, topic, now=ctx.now, full=full,
-                            board_tz=ctx.game.timezone)
+                            board_tz=ctx.game.timezone, board=game_board(ctx, client))
     move_error = None
     move_problems: tuple[str, ...] = ()
     try:
@@ -219,9 +217,7 @@ def open_next_day(ctx: GameContext, day: int, *,
     if known or not ctx.game.forum.forum:
         return known
     rx = topic_title_regex(ctx.game.forum.title_pattern, day)
-    client = client or make_client(ctx)
-    page = client.get_page(ctx.game.forum.forum)
-    links = parse_forum_page(page.body, url=page.url)
+    links = game_board(ctx, client).forum_topics(ctx.game.forum.forum)
     used = {v for k, v in ctx.store.get("day_topics", {}).items() if k != str(day)}
     used |= {d.topic for d in ctx.game.days if d.topic and d.number != day}
     def canon(u: str) -> str | None:
@@ -231,14 +227,14 @@ def open_next_day(ctx: GameContext, day: int, *,
             return None
 
     used = {canon(u) for u in used}
-    found = [t for t in links if rx.search(t.title or "") and canon(t.url)
-             and canon(t.url) not in used]
+    found = [(tid, title, u) for tid, title, u in links if rx.search(title) and canon(u)
+             and canon(u) not in used]
     if not found:
         return None
-    best = max(found, key=lambda t: (t.topic_id or 0))   # the newest, if several match
-    url = canon(best.url)
+    best = max(found)   # the newest, if several match
+    url = canon(best[2])
     ctx.set_topic_for_day(day, cast(str, url))   # found only the URLs canon() keeps
-    ctx.store.log_event("day_opened", {"day": day, "topic": url, "title": best.title,
+    ctx.store.log_event("day_opened", {"day": day, "topic": url, "title": best[1],
                                        "how": "forum"}, at=ctx.now())
     return url
 
@@ -267,14 +263,15 @@ class LiveOps:
 
     def read_deadline(self, ctx: GameContext, day: int) -> DeadlineRead:
         """R2.11: the day's topic read at its deadline (``forum.poller.read_at_deadline``)."""
-        return read_at_deadline(self.client(ctx), ctx.store, cast(str, ctx.topic_for_day(day)),
+        client = self.client(ctx)
+        return read_at_deadline(client, ctx.store, cast(str, ctx.topic_for_day(day)),
                                 deadline=ctx.calendar().deadline(day), now=ctx.now,
-                                board_tz=ctx.game.timezone)
+                                board_tz=ctx.game.timezone, board=game_board(ctx, client))
 
     def find_topic(self, ctx: GameContext, day: int) -> str | None:
         if ctx.topic_for_day(day) or not ctx.game.forum.forum:
             return ctx.topic_for_day(day)
         found = open_next_day(ctx, day, client=self.client(ctx))
         if found is None and day == 1:    # on autopilot, day 1 is opened at the start
-            found = open_day_one(ctx, ForumWriter(self.client(ctx)))
+            found = open_day_one(ctx, game_board(ctx, self.client(ctx)))
         return found

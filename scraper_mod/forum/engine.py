@@ -13,23 +13,29 @@ board's front page when the game file leaves it out.
 from __future__ import annotations
 
 import re
-from datetime import tzinfo
-from typing import Literal, Protocol, runtime_checkable
+from datetime import datetime, tzinfo
+from typing import Callable, Literal, Protocol, runtime_checkable
+from urllib.parse import urlsplit
 
 from ..errors import ForumError
-from .client import ForumClient
+from .client import FetchResult, ForumClient
 from .feed import FeedEntry
 from .model import TopicPage
 from .parse.html import MOSCOW
-from .phpbb_board import PhpbbBoard
-from .pm import PmSummary, PrivateMessage
+from .phpbb_board import PhpbbBoard, phpbb_topic_key
+from .pm import PmRowProblem, PmSummary, PrivateMessage, parse_pm_view
 from .smf.board import SmfBoard
+from .smf.links import is_smf_url, smf_board_id, smf_topic_id, smf_topic_key
+from .smf.parse import parse_smf_pm
 from .writer import Posted
+from .writer import forum_id_of as phpbb_forum_id
+from .writer import topic_id_of as phpbb_topic_id
 
 Engine = Literal["phpbb", "smf"]
 ENGINES: tuple[Engine, ...] = ("phpbb", "smf")
 
-__all__ = ["Board", "Engine", "ENGINES", "detect_engine", "engine_of", "open_board"]
+__all__ = ["Board", "Engine", "ENGINES", "detect_engine", "engine_of", "open_board",
+           "engine_of_url", "board_for_url", "topic_key", "topic_id_of", "forum_id_of"]
 
 
 @runtime_checkable
@@ -62,6 +68,19 @@ class Board(Protocol):
 
     def read_pm(self, msg_id: int) -> PrivateMessage:
         """One PM of the inbox: sender, time, subject, the sender's own words."""
+        ...
+
+    def pm_rows(self, folder: str = "inbox") -> tuple[list[PmSummary], list[PmRowProblem]]:
+        """The inbox's rows, and the rows that could not be read (never hiding the others)."""
+        ...
+
+    def fetch_pm(self, msg_id: int) -> FetchResult:
+        """The page that shows one PM, as fetched (the move source stores it first)."""
+        ...
+
+    def parse_pm(self, body: bytes, *, msg_id: int, url: str,
+                 fetched_at: datetime) -> PrivateMessage:
+        """PM ``msg_id`` read from a page ``fetch_pm`` fetched (or one stored)."""
         ...
 
     # -- the account -----------------------------------------------------------------------
@@ -102,11 +121,126 @@ class Board(Protocol):
         """(message id, recipients, subject) of the account's sent PMs."""
         ...
 
+    def find_reply(self, topic_id: int, text: str) -> int | None:
+        """The id of the account's post on the topic holding ``text``, else None."""
+        ...
+
+    def find_topic(self, forum_id: int, subject: str, text: str) -> tuple[int, int] | None:
+        """(topic id, first post id) of a topic titled ``subject`` the account opened in the
+        forum with ``text``, else None."""
+        ...
+
+    def find_pm(self, nick: str, subject: str, text: str) -> int | None:
+        """The id of a PM the account sent to ``nick`` with ``subject`` and ``text``."""
+        ...
+
+    # -- addresses: what the services keep and show ----------------------------------------
+    def topic_key(self, url: str) -> str:
+        """The store's name of the topic any of whose pages is at ``url`` (no page, no
+        session); a ``ForumError`` line for an address that is not a topic's."""
+        ...
+
+    def topic_id_of(self, url: str) -> int | None:
+        """The topic id of a topic address of this engine, else None."""
+        ...
+
+    def forum_id_of(self, url: str) -> int | None:
+        """The forum (SMF: board) id of a forum address of this engine, else None."""
+        ...
+
+    def forum_url(self, forum_id: int) -> str:
+        ...
+
+    def post_url(self, post_id: int) -> str:
+        """A post's permanent link."""
+        ...
+
+    def pm_url(self, msg_id: int) -> str:
+        ...
+
+    def forum_topics(self, forum_url: str) -> list[tuple[int, str, str]]:
+        """(topic id, title, topic address) of the topics a forum's first page lists."""
+        ...
+
+    # -- the poller's steps (forum/poller.py) ---------------------------------------------
+    def page_url(self, topic_url: str, start: int) -> str:
+        """The address of the page of the topic at ``topic_url`` that starts at ``start``."""
+        ...
+
+    def fetch_topic_page(self, url: str, *, on_fetch: Callable[[FetchResult], None] | None
+                         = None) -> tuple[FetchResult, TopicPage]:
+        """GET one topic page (``on_fetch`` sees every answer first) and parse it."""
+        ...
+
+    def post_page_url(self, key: str, post_id: int) -> str:
+        """The page that shows post ``post_id``, on the board of topic ``key`` (the poller
+        asks it whether a post a full scan missed is really gone)."""
+        ...
+
+    def poll_feed_url(self, key: str, topic_id: int, last_page: tuple[bytes, str, str]
+                      ) -> str | None:
+        """The feed that dates the topic's posts to the second, from the last page read
+        (body, URL, style); None when the board has none."""
+        ...
+
+    def parse_feed(self, res: FetchResult, topic_id: int) -> list[FeedEntry]:
+        """The feed's entries of the topic."""
+        ...
+
 
 _SMF_MARKS = (re.compile(rb"var\s+smf_scripturl\s*="), re.compile(rb"simplemachines\.org", re.I),
               re.compile(rb"""<generator[^>]*>SMF<""", re.I))
 _PHPBB_MARKS = (re.compile(rb"phpbb\.com", re.I), re.compile(rb"viewforum\.php\?"),
                 re.compile(rb"""name=["']generator["'][^>]*phpBB""", re.I))
+
+
+def engine_of_url(url: str) -> Engine | None:
+    """The engine whose address ``url`` is: SMF's ``index.php?topic=T.S`` / ``?board=B.0``,
+    phpBB's ``viewtopic.php`` / ``viewforum.php``; None for an address of neither shape."""
+    if is_smf_url(url):
+        return "smf"
+    if re.search(r"/(viewtopic|viewforum|ucp|memberlist)\.php$", urlsplit(url).path):
+        return "phpbb"
+    return None
+
+
+def topic_key(url: str) -> str:
+    """The store's name of a topic from any address of its pages (``Board.topic_key`` of
+    the engine the address names; an address of neither shape is phpBB's error line)."""
+    return smf_topic_key(url) if engine_of_url(url) == "smf" else phpbb_topic_key(url)
+
+
+def topic_id_of(url: str) -> int | None:
+    """The topic id of a phpBB or SMF topic address, else None."""
+    return smf_topic_id(url) if engine_of_url(url) == "smf" else phpbb_topic_id(url)
+
+
+def forum_id_of(url: str) -> int | None:
+    """The forum (SMF: board) id of a phpBB or SMF forum address, else None."""
+    return smf_board_id(url) if engine_of_url(url) == "smf" else phpbb_forum_id(url)
+
+
+def pm_engine_of(source: str) -> Engine | None:
+    """The engine of a forum-PM move source's name (``phpbb_pm:…``, ``smf_pm:…``)."""
+    return next((e for e in ENGINES if source.startswith(f"{e}_pm:")), None)
+
+
+def parse_stored_pm(source: str, body: bytes, *, key: str, received_at: datetime,
+                    board_tz: tzinfo = MOSCOW) -> PrivateMessage:
+    """A PM the forum-PM source stored (its page as fetched, key ``pm/<id>``), read by the
+    engine its source names."""
+    if pm_engine_of(source) == "smf":
+        tail = key.rsplit("/", 1)[-1]
+        return parse_smf_pm(body, msg_id=int(tail) if tail.isdigit() else 0, url=key,
+                            fetched_at=received_at, board_tz=board_tz)
+    return parse_pm_view(body, url=key, fetched_at=received_at, board_tz=board_tz)
+
+
+def board_for_url(client: ForumClient, url: str, *, board_tz: tzinfo = MOSCOW,
+                  engine: str | None = None) -> Board:
+    """The ``Board`` that reads the topic at ``url``: ``engine`` when given, else the
+    engine the address's shape names (phpBB when it names none: its own error line then)."""
+    return open_board(client, engine or engine_of_url(url) or "phpbb", board_tz=board_tz)
 
 
 def detect_engine(front_page: bytes) -> Engine | None:

@@ -1,24 +1,37 @@
-"""A post's permanent link on a phpBB board, built in one place: ``viewtopic.php?p=N#pN``
-(phpBB's own form: the topic and page are found by the board, the anchor scrolls to it).
+"""A post's permanent link, built in one place. phpBB: ``viewtopic.php?p=N#pN`` under the
+board's root (phpBB's own form: the topic and page are found by the board, the anchor
+scrolls to it); SMF: ``index.php?msg=N``.
+
+A "root" is what ``topic_root`` gives from a topic address: phpBB's board URL ending in
+``/``, or SMF's script address ending in ``index.php?`` (so the services that keep a root
+link posts on either engine without knowing which).
 """
 
 from __future__ import annotations
 
+from .smf.links import is_smf_url
+
 __all__ = ["post_path", "post_link", "topic_root"]
+
+_SMF_ROOT_END = "index.php?"
 
 
 def post_path(post_id: int) -> str:
-    """The link relative to the board's root: ``viewtopic.php?p=N#pN``."""
+    """phpBB's link relative to the board's root: ``viewtopic.php?p=N#pN``."""
     return f"viewtopic.php?p={post_id}#p{post_id}"
 
 
 def post_link(root: str, post_id: int) -> str:
-    """A post's permanent link under ``root`` (the board's URL ending in ``/``)."""
+    """A post's permanent link under ``root`` (``topic_root``'s)."""
+    if root.endswith(_SMF_ROOT_END):
+        return f"{root}msg={post_id}"
     return root + post_path(post_id)
 
 
 def topic_root(topic: str) -> str:
-    """The board's root (ending in ``/``) from a topic URL (``.../viewtopic.php?t=N``); ""
-    for a URL without a path."""
+    """The board's root from a topic URL: ``…/`` for phpBB's ``…/viewtopic.php?t=N``,
+    ``…/index.php?`` for SMF's ``…/index.php?topic=N.0``; "" for a URL without a path."""
     base = topic.split("?", 1)[0].split("#", 1)[0]
+    if is_smf_url(topic):
+        return (base if base.endswith("index.php") else base.rstrip("/") + "/index.php") + "?"
     return base.rsplit("/", 1)[0] + "/" if "/" in base else ""

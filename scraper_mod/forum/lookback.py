@@ -28,8 +28,9 @@ def plain(text: str) -> str:
 
 
 def same_text(source: str, on_board: str) -> bool:
-    """The board shows the text that was sent (its first 120 plain characters)."""
-    a, b = plain(source), plain(on_board)
+    """The board shows the text that was sent (its first 120 plain characters, spacing left
+    out: «[b]Итоги[/b]: …» is shown «Итоги: …», its tags taken out leave «Итоги : …»)."""
+    a, b = "".join(plain(source).split()), "".join(plain(on_board).split())
     n = min(len(a), len(b), 120)
     return n > 0 and a[:n] == b[:n]
 

@@ -36,22 +36,20 @@ import dataclasses
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Callable
-from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
+from typing import Callable, cast
+from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
 from ..errors import FetchError, ForumError, ParseError, TopicNotFoundError
 from ..store import Store
 from .client import FetchResult, ForumClient
-from .feed import advertised_feed_url, feed_url_for, parse_topic_feed
+from .engine import Board, board_for_url, topic_key
 from .model import Post, TopicPage, post_from_json
-from .parse import parse_topic_page
 from .session import scrub_body, scrub_url
 
 log = logging.getLogger(__name__)
 
 MAX_PAGES = 2000  # a topic longer than this is not a game day; stops a link loop
-_KEEP_PARAMS = ("style",)  # query parameters worth keeping when fetching (not in the key)
 FEED_MISSING_RETRY = timedelta(days=1)     # a board without a topic feed is asked once a day
 FEED_FAILED_RETRY = timedelta(minutes=5)   # a feed request that failed (network, 5xx)
 
@@ -103,28 +101,16 @@ class PollReport:
         return ", ".join(parts)
 
 
-def _topic_id(url: str) -> int:
-    parts = urlsplit(url)
-    q = parse_qs(parts.query)
-    t = (q.get("t") or [""])[-1]
-    if not parts.path.endswith("viewtopic.php") or not t.isdigit():
-        raise ForumError("not a topic URL (expected …/viewtopic.php?t=N)", url=url,
-                         hint="copy the topic's link from the board, e.g. "
-                              "https://forum.example.org/viewtopic.php?t=123")
-    return int(t)
+def _board(client: ForumClient, topic_url: str, board_tz, board: Board | None) -> Board:
+    """The engine's adapter that reads the topic (forum/engine.py): ``board`` when given,
+    else the one the topic address names (``index.php?topic=`` SMF, else phpBB)."""
+    return board if board is not None else board_for_url(client, topic_url, board_tz=board_tz)
 
 
 def canonical_topic_url(url: str) -> str:
-    """The topic key: ``scheme://host/path/viewtopic.php?t=N`` (no start, sid, f, p...)."""
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme, parts.netloc, parts.path, f"t={_topic_id(url)}", ""))
-
-
-def _page_url(topic_url: str, key: str, start: int) -> str:
-    q = parse_qs(urlsplit(topic_url).query)
-    extra = [(k, q[k][-1]) for k in _KEEP_PARAMS if k in q]
-    params = extra + ([("start", str(start))] if start else [])
-    return key + ("&" + urlencode(params) if params else "")
+    """The topic key: phpBB's ``scheme://host/path/viewtopic.php?t=N`` (no start, sid, f,
+    p...), SMF's ``…/index.php?topic=T`` (no page, no PHPSESSID)."""
+    return topic_key(url)
 
 
 def _now_fn(now: datetime | Callable[[], datetime]) -> Callable[[], datetime]:
@@ -155,9 +141,10 @@ def _content(post: Post, best: dict[str, str]) -> tuple[dict, bool]:
     return {**content, "precision": best[pid]}, sharper
 
 
-def _confirm_deleted(client: ForumClient, post_id: int, tid: int, key: str, *, record,
-                     board_tz) -> tuple[bool, TopicPage | None, FetchResult | None]:
-    """Ask the board for ``viewtopic.php?p=N``: is the post really gone from the topic?
+def _confirm_deleted(board: Board, post_id: int, tid: int, key: str, *, record,
+                     ) -> tuple[bool, TopicPage | None, FetchResult | None]:
+    """Ask the board for the post's page (``viewtopic.php?p=N``, SMF's ``?msg=N``): is the
+    post really gone from the topic?
 
     A full scan can miss a post that moved to an earlier page while the scan ran (a post
     before it was deleted in between), so each post a scan did not see is looked up once.
@@ -165,11 +152,8 @@ def _confirm_deleted(client: ForumClient, post_id: int, tid: int, key: str, *, r
     board could not be asked.
     """
 
-    url = urljoin(key, f"viewtopic.php?p={post_id}")
     try:
-        res = client.get_page(url, on_fetch=record)
-        page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
-                                board_tz=board_tz, page=res.page)
+        res, page = board.fetch_topic_page(board.post_page_url(key, post_id), on_fetch=record)
     except TopicNotFoundError:
         return True, None, None
     except ForumError as e:
@@ -207,16 +191,19 @@ def _incremental_deletions(prev_order: list[int], cur: list[int], known: set[int
 
 def poll_topic(client: ForumClient, store: Store, topic_url: str, *,
                now: datetime | Callable[[], datetime],
-               full: bool = False, board_tz: ZoneInfo = ZoneInfo("Europe/Moscow")) -> PollReport:
+               full: bool = False, board_tz: ZoneInfo = ZoneInfo("Europe/Moscow"),
+               board: Board | None = None) -> PollReport:
     """Poll one topic into ``store`` (see the module docstring); returns a PollReport.
 
     ``now`` is the local clock: an aware datetime or a function returning one; it dates the
     stored fetches. Post versions are dated by the board's clock (the ``Date`` header).
     Raises only for a bad URL, and for a full scan that could not read every page. A full
-    scan is paced by the client's ``full_scan_delay`` ([forum] full_scan_delay).
+    scan is paced by the client's ``full_scan_delay`` ([forum] full_scan_delay). ``board``:
+    the engine's adapter (forum/engine.py), else the one the topic address names.
     """
     with _paced_for(client, full):
-        return _poll_topic(client, store, topic_url, now=now, full=full, board_tz=board_tz)
+        return _poll_topic(client, store, topic_url, now=now, full=full, board_tz=board_tz,
+                           board=_board(client, topic_url, board_tz, board))
 
 
 @dataclass(frozen=True)
@@ -241,18 +228,19 @@ class DeadlineRead:
 
 def read_at_deadline(client: ForumClient, store: Store, topic_url: str, *,
                      deadline: datetime, now: datetime | Callable[[], datetime],
-                     board_tz: ZoneInfo = ZoneInfo("Europe/Moscow")
-                     ) -> DeadlineRead:
+                     board_tz: ZoneInfo = ZoneInfo("Europe/Moscow"),
+                     board: Board | None = None) -> DeadlineRead:
     """RULES R2.11: read the topic's last known page (and any page after it) at the deadline,
     store its versions as any poll does, and keep the version of every post it shows as the
     deadline's (``Store.save_deadline_read``). Call it at the deadline itself: the board can
     hide a silent edit made in the time between. A failed read is kept as failed (the host
     report says so); never raises for the board's failures."""
-    key = canonical_topic_url(topic_url)
+    reader = _board(client, topic_url, board_tz, board)
+    key = reader.topic_key(topic_url)
     clock = _now_fn(now)
     seen: dict = {}
     report = _poll_topic(client, store, topic_url, now=now, full=False, board_tz=board_tz,
-                         observe=seen)
+                         board=reader, observe=seen)
     answered = clock()
     delay = (answered - deadline).total_seconds()
     sightings: dict[int, Post] = seen.get("sightings", {})
@@ -283,10 +271,11 @@ def deadline_posts(store: Store, topic_url: str, deadline: datetime
 
 
 def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
-                full: bool, board_tz: ZoneInfo, observe: dict | None = None) -> PollReport:
+                full: bool, board_tz: ZoneInfo, board: Board,
+                observe: dict | None = None) -> PollReport:
     # long: one poll's steps in order (pages, deletions, feed, state) sharing its counters
-    key = canonical_topic_url(topic_url)
-    tid = _topic_id(key)
+    key = board.topic_key(topic_url)
+    tid = cast(int, board.topic_id_of(key))
     clock = _now_fn(now)
     state = store.topic_state(key)
     known = store.known_post_ids(key)
@@ -295,7 +284,7 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
 
     per_page = int(state.get("per_page") or 0)
     if full or not state.get("last_page_url"):
-        url: str | None = _page_url(topic_url, key, 0)
+        url: str | None = board.page_url(topic_url, 0)
         old_pages: dict = {}
     else:
         url = state["last_page_url"]
@@ -332,9 +321,7 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
             break
         visited.add(url)
         try:
-            res = client.get_page(url, on_fetch=record)
-            page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
-                                    board_tz=board_tz, page=res.page)
+            res, page = board.fetch_topic_page(url, on_fetch=record)
             if page.topic_id is not None and page.topic_id != tid:
                 raise ParseError(f"the page shows topic {page.topic_id}, not topic {tid}",
                                  url=res.url)
@@ -396,8 +383,7 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
     if full and complete and failure is None:
         missing = sorted(store.known_post_ids(key) - seen - already_deleted - set(deleted))
         for pid in missing:
-            gone, moved, moved_res = _confirm_deleted(client, pid, tid, key, record=record,
-                                                      board_tz=board_tz)
+            gone, moved, moved_res = _confirm_deleted(board, pid, tid, key, record=record)
             if gone:
                 store.mark_deleted(key, pid, detected_at=last_fetch_time or clock())
                 deleted.append(pid)
@@ -414,7 +400,7 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
     feed_result = ""
     if not errors and last_page is not None:
         feed_result = _refine_from_feed(
-            client, store, key, tid, state, precision=precision, sightings=sightings,
+            client, board, store, key, tid, state, precision=precision, sightings=sightings,
             deleted=already_deleted | set(deleted), last_page=last_page, record=record,
             fetch_ids=fetch_ids, clock=clock, board_tz=board_tz, refined=refined)
 
@@ -440,7 +426,7 @@ def _feed_candidates(precision: dict[str, str], done: set[int], deleted: set[int
                   if best != "second" and int(pid) not in done and int(pid) not in deleted)
 
 
-def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, state: dict, *,
+def _refine_from_feed(client: ForumClient, board: Board, store: Store, key: str, tid: int, state: dict, *,
                       precision: dict[str, str], sightings: dict[int, Post],
                       deleted: set[int], last_page: tuple[bytes, str, str], record,
                       fetch_ids: dict[int, int], clock: Callable[[], datetime],
@@ -462,15 +448,9 @@ def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, sta
     retry_at = feed.get("retry_at")
     if retry_at and now < datetime.fromisoformat(retry_at):
         return ""
-    body, page_url, style = last_page
-    url = feed.get("url") or advertised_feed_url(body, page_url=page_url, topic_id=tid)
+    url = feed.get("url") or board.poll_feed_url(key, tid, last_page)
     if not url:
-        # prosilver (3.0.6+) links the topic feed in its <head> whenever it is on, and
-        # phpBB 2 has none: no link, no feed. Other styles may leave the link out: guess
-        # the URL of the board's version (3.1+ routes everything through app.php).
-        if style in ("prosilver", "subsilver"):
-            return ""
-        url = feed_url_for(key, layout="3.1" if b"app.php" in body else "3.0")
+        return ""
     result, why = "read", ""
     entries = []
     try:
@@ -480,7 +460,7 @@ def _refine_from_feed(client: ForumClient, store: Store, key: str, tid: int, sta
         record(res)
         if res.status != 200:
             raise ForumError(f"HTTP {res.status}", url=res.url)
-        entries = parse_topic_feed(res.body, url=res.url)
+        entries = board.parse_feed(res, tid)
     except FetchError as e:
         result, why = "failed", str(e)
     except ForumError as e:
@@ -545,8 +525,9 @@ def stored_posts(store: Store, topic_url: str) -> list[tuple[Post, datetime]]:
 def fetch_topic(client: ForumClient, topic_url: str, *,
                 board_tz: ZoneInfo = ZoneInfo("Europe/Moscow"),
                 on_fetch: Callable[[FetchResult], None] | None = None,
-                single_page: bool = False) -> list[TopicPage]:
+                single_page: bool = False, board: Board | None = None) -> list[TopicPage]:
     """Read a topic page by page (from the given page on), without a store."""
+    board = _board(client, topic_url, board_tz, board)
     pages: list[TopicPage] = []
     url: str | None = client.url(topic_url)
     visited: set[str] = set()
@@ -554,9 +535,7 @@ def fetch_topic(client: ForumClient, topic_url: str, *,
         if url in visited or len(visited) >= MAX_PAGES:
             raise ParseError("the topic's pages link in a loop or never end", url=url)
         visited.add(url)
-        res = client.get_page(url, on_fetch=on_fetch)
-        page = parse_topic_page(res.body, url=res.url, fetched_at=res.fetched_at,
-                                board_tz=board_tz, page=res.page)
+        res, page = board.fetch_topic_page(url, on_fetch=on_fetch)
         pages.append(page)
         if single_page:
             break

@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import ConfigError, RulesError
 from ..forum.client import MAX_PAGE_SIZE, PAGE_TIME_LIMIT, REQUEST_TIME_LIMIT
+from ..forum.engine import engine_of_url, topic_id_of
 from ..moves.capped import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE
 from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
@@ -64,7 +65,7 @@ class ForumConfig:
 
 @dataclass(frozen=True)
 class MovesConfig:
-    source: str | None = None     # maildir | imap | queue | phpbb_pm
+    source: str | None = None     # maildir | imap | queue | forum_pm (old name phpbb_pm)
     path: str = "moves"
     host: str | None = None
     port: int | None = None
@@ -214,16 +215,19 @@ def _read_capped(path: Path) -> bytes:
 
 
 def _check_url(r: "_Reader", key: str, url: str, *, topic: bool = False) -> None:
-    """An http(s) address with a host; for a day's topic, a phpBB ``viewtopic.php?t=N``."""
+    """An http(s) address with a host; for a day's topic, phpBB's ``viewtopic.php?t=N`` or
+    SMF's ``index.php?topic=N.0``."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
         r.fail(key, f"not a web address: {url!r}",
                hint="give the full URL, e.g. https://forum.example.org/"
                     + ("viewtopic.php?t=123" if topic else ""))
-    if topic and (not parts.path.endswith("viewtopic.php")
-                  or not "".join(parse_qs(parts.query).get("t", [])).isdigit()):
+    if topic and not (engine_of_url(url.strip()) == "smf" and topic_id_of(url.strip())) and (
+            not parts.path.endswith("viewtopic.php")
+            or not "".join(parse_qs(parts.query).get("t", [])).isdigit()):
         r.fail(key, f"not a phpBB topic address: {url!r}",
-               hint="copy the topic's link from the board: .../viewtopic.php?t=123")
+               hint="copy the topic's link from the board: .../viewtopic.php?t=123 "
+                    "(SMF: .../index.php?topic=123.0)")
 
 
 class _Reader:
@@ -556,8 +560,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
         r.fail("forum.title_pattern", f"not a valid regular expression: {e}")
 
     moves = _typed_table(r, MovesConfig, r.table(data, "moves"), "moves.")
-    if moves.source not in (None, "maildir", "imap", "queue", "phpbb_pm"):
-        r.fail("moves.source", f"must be maildir, imap, queue or phpbb_pm, not {moves.source!r}")
+    if moves.source not in (None, "maildir", "imap", "queue", "forum_pm", "phpbb_pm"):
+        r.fail("moves.source", f"must be maildir, imap, queue or forum_pm, not {moves.source!r}")
     if moves.smtp_security not in ("ssl", "starttls", "none"):
         r.fail("moves.smtp_security", "must be ssl, starttls or none")
     if moves.security not in ("ssl", "starttls", "none"):

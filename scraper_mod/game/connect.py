@@ -13,13 +13,14 @@ from urllib.parse import urljoin
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError
 from ..forum.client import ForumClient
+from ..forum.engine import Board, Engine, engine_of, engine_of_url, open_board
 from .config import Game
 from .context import GameContext
 
 if TYPE_CHECKING:
     import requests
 
-__all__ = ["client_for_game", "game_client", "make_client"]
+__all__ = ["client_for_game", "game_board", "game_client", "game_engine", "make_client"]
 
 def client_for_game(game: Game, clock: Clock | None = None, *, topic_url: str | None = None,
                     session: requests.Session | None = None) -> ForumClient:
@@ -59,3 +60,31 @@ def make_client(ctx: GameContext) -> ForumClient:
                           path=str(ctx.game.path), key="forum.url",
                           hint='e.g. url = "https://forum.example.org/"')
     return game_client(ctx)
+
+
+def game_engine(game: Game, client: ForumClient) -> Engine:
+    """The game's forum engine: ``[forum] engine``, else the one the game's topic and forum
+    addresses name (``viewtopic.php?t=`` / ``index.php?topic=``), else the board's front
+    page tells it (one GET, ``forum.engine.engine_of``)."""
+    if game.forum.engine is not None:
+        return engine_of(client, game.forum.engine)
+    if game.moves.source == "phpbb_pm":
+        return "phpbb"
+    for url in (game.forum.forum, *(d.topic for d in game.days), game.publish.results_topic,
+                game.publish.results_forum):
+        found = engine_of_url(url) if url else None
+        if found is not None:
+            return found
+    return engine_of(client)
+
+
+def game_board(ctx: GameContext, client: ForumClient | None = None) -> Board:
+    """The game's board through its engine's adapter (``forum.engine.Board``), on the
+    game's one client (``make_client``) unless ``client`` is given."""
+    client = client or make_client(ctx)
+    key = (id(client), ctx.game.forum.engine)
+    cached = ctx.boards.get(key)
+    if cached is None:
+        cached = ctx.boards[key] = open_board(client, game_engine(ctx.game, client),
+                                              board_tz=ctx.game.timezone)
+    return cached

@@ -37,6 +37,7 @@ class GameContext:
     store: Store
     clock: Clock = field(default_factory=SystemClock)
     client: ForumClient | None = field(default=None, repr=False)
+    boards: dict[Any, Any] = field(default_factory=dict, repr=False)   # game/connect.py
     letters: dict[int, tuple[Any, Any]] = field(default_factory=dict, repr=False)
 
     def now(self) -> datetime:

@@ -13,6 +13,7 @@ from datetime import datetime, tzinfo
 from urllib.parse import parse_qs, urlsplit
 
 from ..errors import ConfigError, RulesError, ScraperModError
+from ..forum.engine import engine_of_url, topic_id_of
 from ..forum.poller import canonical_topic_url
 from .context import GameContext
 from .timearg import parse_time_arg
@@ -33,8 +34,8 @@ def check_day(n: int) -> None:
 
 
 def check_topic_url(url: str) -> None:
-    """A phpBB topic address (``.../viewtopic.php?t=123``), or a ConfigError saying what to
-    give instead."""
+    """A phpBB topic address (``.../viewtopic.php?t=123``) or an SMF one
+    (``.../index.php?topic=123.0``), or a ConfigError saying what to give instead."""
     parts = urlsplit(url)
     q = parse_qs(parts.query)
     if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -43,6 +44,8 @@ def check_topic_url(url: str) -> None:
                                "https://forum.example.org/viewtopic.php?t=123",
                           ru=f"это не адрес на форуме: {url!r} (нужен полный адрес темы, "
                              "например https://forum.example.org/viewtopic.php?t=123)")
+    if engine_of_url(url) == "smf" and topic_id_of(url) is not None:
+        return          # SMF's .../index.php?topic=123.0
     if "viewtopic.php" not in parts.path or not "".join(q.get("t", [])).isdigit():
         raise ConfigError(f"not a phpBB topic address: {url!r}",
                           hint="copy the topic's link: .../viewtopic.php?t=123 "

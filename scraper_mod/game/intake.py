@@ -26,7 +26,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from ..errors import ForumError, MailboxError, ScraperModError, size_text
-from ..forum.pm import parse_pm_view
+from ..forum.engine import parse_stored_pm, pm_engine_of
 from ..moves.capped import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE, TOO_LARGE_EVENT
 from ..moves.grammar import Matcher, parse_moves, text_has_code
 from ..moves.mail import decode_message, read_sender
@@ -95,13 +95,13 @@ class IntakeReport:
 
 def read_letter(msg: StoredMessage, *, too_large: dict | None = None,
                 max_size: int = MAX_MESSAGE_SIZE) -> Letter:
-    """Decode one stored message (mail, a queue file, or a phpBB PM page).
+    """Decode one stored message (mail, a queue file, or a forum PM's page).
 
     ``too_large``: the ``message_too_large`` event of a message stored in part (over the
     size limit at its source); ``max_size``: the limit for a PM's text. A message that cannot
     be read keeps the From address of its header block (``read_sender``), so the sender is
     answered."""
-    if msg.source.startswith("phpbb_pm:"):
+    if pm_engine_of(msg.source) is not None:
         return _read_pm(msg, max_size)
     if too_large is not None:
         return Letter(msg.id, msg.received_at, read_sender(msg.raw), "mail", None, "", "",
@@ -119,8 +119,8 @@ def read_letter(msg: StoredMessage, *, too_large: dict | None = None,
 
 def _read_pm(msg: StoredMessage, max_size: int = MAX_MESSAGE_SIZE) -> Letter:
     try:
-        pm = parse_pm_view(msg.raw, url=msg.key, fetched_at=msg.received_at,
-                           board_tz=ZoneInfo("Europe/Moscow"))
+        pm = parse_stored_pm(msg.source, msg.raw, key=msg.key, received_at=msg.received_at,
+                             board_tz=ZoneInfo("Europe/Moscow"))
     except ForumError as e:
         return Letter(msg.id, msg.received_at, None, "pm", None, "", "",
                       problem=f"unreadable: {e.message}")

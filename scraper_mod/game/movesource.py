@@ -11,11 +11,13 @@ from typing import Callable, cast
 
 from ..errors import ConfigError, MailboxError
 from ..forum.client import ForumClient
-from ..moves.sources import ImapSource, MaildirSource, MoveSource, PhpbbPmSource, QueueSource
+from ..moves.sources import ForumPmSource, ImapSource, MaildirSource, MoveSource, QueueSource
 from .config import Game
-from .connect import client_for_game
+from .connect import client_for_game, game_engine
 
-__all__ = ["game_since", "source_for"]
+__all__ = ["FORUM_PM", "game_since", "source_for"]
+
+FORUM_PM = ("forum_pm", "phpbb_pm")     # the board's PMs; "phpbb_pm" is the old name
 
 
 def game_since(game: Game) -> datetime:
@@ -31,7 +33,7 @@ def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None =
     m = game.moves
     if m.source is None:
         raise ConfigError("no move source configured", path=str(game.path), key="moves.source",
-                          hint='set source = "maildir", "imap", "queue" or "phpbb_pm"')
+                          hint='set source = "maildir", "imap", "queue" or "forum_pm"')
     folder = game.folder / m.path
     since = game_since(game)
     if m.source == "maildir":
@@ -42,10 +44,11 @@ def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None =
         return ImapSource(cast(str, m.host), port=m.port, username=m.username, folder=m.folder,
                           security=m.security, ssl_context=ssl_context, since=since,
                           max_size=m.max_message_size)
-    if m.source == "phpbb_pm":
+    if m.source in FORUM_PM:
         if not game.forum.url:
             raise ConfigError("the PM source needs the board", path=str(game.path),
                               key="forum.url")
         client = client_factory() if client_factory is not None else client_for_game(game)
-        return PhpbbPmSource(client, game.forum.url, board_tz=game.timezone, since=since)
+        return ForumPmSource(client, game.forum.url, board_tz=game.timezone, since=since,
+                             engine=game_engine(game, client))
     raise MailboxError(f"unknown move source {m.source!r}")

@@ -1,7 +1,8 @@
 """Publishing a day on the board (RULES R12): the newspaper, the next day's start, the PMs.
 
 ``publish_day(ctx, day)`` reads ``out/day-N/`` (what ``resolve`` wrote) and posts what the
-board does not have yet, through ``forum/writer.py``. Never twice (R12.2): each publication
+board does not have yet, through the board's engine (``forum/engine.py``'s ``Board``: phpBB
+or SMF). Never twice (R12.2): each publication
 has an identity (game, day, kind, recipient) and is recorded in the store as ``intended``
 before its request and as ``done`` (with the post or PM id) after it. A publication found
 ``intended`` (a crash between the two) is first looked for on the board (the account's own
@@ -24,13 +25,12 @@ from pathlib import Path
 from typing import cast
 
 from ..errors import ConfigError, FetchError, ScraperModError
-from ..forum.links import post_path
-from ..forum.lookback import find_pm, find_reply, find_topic, plain
-from ..forum.writer import ForumWriter, forum_id_of, topic_id_of
+from ..forum.engine import Board
+from ..forum.lookback import plain
 from ..posts.dayfolder import day_start_file, write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
-from .connect import make_client
+from .connect import game_board
 from .context import GameContext
 from .publock import publishing
 from .slotbook import slot_users
@@ -154,7 +154,7 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
             items.append(Item(day, "pm", nick, nick, f.read_text(encoding="utf-8"),
                               subject=f"{g.title}: день {day}" if g.language == "ru" else
                               f"{g.title}: day {day}", source=str(f)))
-    if pub.private_messages and g.moves.source == "phpbb_pm":
+    if pub.private_messages and g.moves.source in ("forum_pm", "phpbb_pm"):
         items += _move_answers(ctx, day)
     if pub.lock_day_topic and ctx.topic_for_day(day):
         items.append(Item(day, "lock", f"day-{day}", cast(str, ctx.topic_for_day(day)), ""))
@@ -205,27 +205,28 @@ def plan_role_cards(ctx: GameContext) -> list[Item]:
 
 # -- finding a publication on the board after a crash --------------------------------------
 
-def _find_on_board(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[int | None, str | None] | None:
+def _find_on_board(ctx: GameContext, board: Board, item: Item) -> tuple[int | None, str | None] | None:
     """(id, url) of a publication already on the board, else None: only what this account
     posted, with the text that was sent (a player's topic of the same title, or another
     message of the same subject to the same player, is never taken for it)."""
     if item.kind in PM_KINDS:
-        mid = find_pm(writer, item.to, item.subject, item.text)
-        return (mid, writer.client.url(f"ucp.php?i=pm&mode=view&p={mid}")) if mid else None
+        mid = board.find_pm(item.to, item.subject, item.text)
+        return (mid, board.pm_url(mid)) if mid else None
     if item.kind == "day-topic" or (item.kind == "newspaper" and not results_target(ctx)):
         forum = ctx.game.forum.forum if item.kind == "day-topic" else ctx.game.publish.results_forum
-        found = find_topic(writer, cast(str, forum), item.subject, item.text)
+        fid = board.forum_id_of(cast(str, forum))
+        found = board.find_topic(fid, item.subject, item.text) if fid is not None else None
         if found is None:
             return None
         if item.kind == "newspaper":
-            ctx.store.put("results_topic_url", writer.client.url(f"viewtopic.php?t={found[0]}"))
-            return found[1], writer.client.url(post_path(found[1]))
-        return found[0], writer.client.url(f"viewtopic.php?t={found[0]}")
-    topic = topic_id_of(item.to)
+            ctx.store.put("results_topic_url", board.topic_url(found[0]))
+            return found[1], board.post_url(found[1])
+        return found[0], board.topic_url(found[0])
+    topic = board.topic_id_of(item.to)
     if topic is None:
         return None
-    pid = find_reply(writer, topic, item.text)
-    return (pid, writer.client.url(post_path(pid))) if pid else None
+    pid = board.find_reply(topic, item.text)
+    return (pid, board.post_url(pid)) if pid else None
 
 
 # -- posting -------------------------------------------------------------------------------
@@ -239,54 +240,58 @@ def _changed_line(ctx: GameContext, old: str | None, new: str) -> str:
     return f"\n\n[i]Corrected by the host: {what or 'the results were recounted'}.[/i]"
 
 
-def _need_topic(url: str | None, key: str, what: str, ctx: GameContext) -> int:
-    tid = topic_id_of(url or "")
+def _need_topic(board: Board, url: str | None, key: str, what: str, ctx: GameContext) -> int:
+    tid = board.topic_id_of(url or "")
     if tid is None:
-        raise ConfigError(f"{url or 'nothing'} is not a topic (viewtopic.php?t=N) for {what}",
+        raise ConfigError(f"{url or 'nothing'} is not a topic of the board "
+                          f"({board.topic_url(123)}) for {what}",
                           path=str(ctx.game.path), key=key,
                           hint="give the topic's address as the board shows it")
     return tid
 
 
-def _need_forum(url: str | None, key: str, what: str, ctx: GameContext) -> int:
-    fid = forum_id_of(url or "")
+def _need_forum(board: Board, url: str | None, key: str, what: str, ctx: GameContext) -> int:
+    fid = board.forum_id_of(url or "")
     if fid is None:
-        raise ConfigError(f"{url or 'nothing'} is not a forum (viewforum.php?f=N) for {what}",
+        raise ConfigError(f"{url or 'nothing'} is not a forum of the board "
+                          f"({board.forum_url(2)}) for {what}",
                           path=str(ctx.game.path), key=key,
                           hint="give the forum's address as the board shows it")
     return fid
 
 
-def _post(ctx: GameContext, writer: ForumWriter, item: Item) -> tuple[int | None, str | None]:
+def _post(ctx: GameContext, board: Board, item: Item) -> tuple[int | None, str | None]:
     pub = ctx.game.publish
     if item.kind == "newspaper":
         target = results_target(ctx)
         if target:
-            return _as_pair(writer.reply(_need_topic(target, "publish.results_topic",
-                                                     "the newspaper", ctx), item.text))
-        fid = _need_forum(pub.results_forum, "publish.results_forum", "the newspaper", ctx)
-        tid, posted = writer.new_topic(fid, item.subject, item.text)
+            return _as_pair(board.reply(_need_topic(board, target, "publish.results_topic",
+                                                    "the newspaper", ctx), item.text))
+        fid = _need_forum(board, pub.results_forum, "publish.results_forum", "the newspaper",
+                          ctx)
+        tid, posted = board.new_topic(fid, item.subject, item.text)
         if tid:
-            ctx.store.put("results_topic_url", writer.client.url(f"viewtopic.php?t={tid}"))
+            ctx.store.put("results_topic_url", board.topic_url(tid))
         return posted.id, posted.url
     if item.kind == "day-topic":
-        fid = _need_forum(ctx.game.forum.forum, "forum.forum", "the next day's topic", ctx)
-        tid, posted = writer.new_topic(fid, item.subject, item.text)
-        return tid, writer.client.url(f"viewtopic.php?t={tid}") if tid else posted.url
+        fid = _need_forum(board, ctx.game.forum.forum, "forum.forum", "the next day's topic",
+                          ctx)
+        tid, posted = board.new_topic(fid, item.subject, item.text)
+        return tid, board.topic_url(tid) if tid else posted.url
     if item.kind in ("day-start", "majority"):    # majority: R2.15's notice (game/majority.py)
-        return _as_pair(writer.reply(_need_topic(item.to, f"days[{item.day}].topic",
-                                                 "the day start" if item.kind == "day-start"
-                                                 else "the majority notice", ctx), item.text))
+        return _as_pair(board.reply(_need_topic(board, item.to, f"days[{item.day}].topic",
+                                                "the day start" if item.kind == "day-start"
+                                                else "the majority notice", ctx), item.text))
     if item.kind == "tally":        # a count during the day (game/daytime.py)
-        return _as_pair(writer.reply(_need_topic(item.to, f"days[{item.day}].topic",
-                                                 "the vote count", ctx), item.text))
+        return _as_pair(board.reply(_need_topic(board, item.to, f"days[{item.day}].topic",
+                                                "the vote count", ctx), item.text))
     if item.kind in PM_KINDS:
-        return _as_pair(writer.send_pm(item.to, item.subject, item.text))
+        return _as_pair(board.send_pm(item.to, item.subject, item.text))
     if item.kind == "signup":   # the sign-up list (issue 29), in the sign-up topic
-        return _as_pair(writer.reply(_need_topic(item.to, "signup.topic", "the sign-up list",
-                                                 ctx), item.text))
+        return _as_pair(board.reply(_need_topic(board, item.to, "signup.topic",
+                                                "the sign-up list", ctx), item.text))
     if item.kind == "lock":
-        writer.lock(_need_topic(item.to, f"days[{item.day}].topic", "locking", ctx))
+        board.lock(_need_topic(board, item.to, f"days[{item.day}].topic", "locking", ctx))
         return None, item.to
     raise ValueError(item.kind)
 
@@ -303,16 +308,16 @@ def _after_done(ctx: GameContext, item: Item, pid: int | None, url: str | None) 
                             at=ctx.now())
 
 
-def publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter | None = None,
+def publish_items(ctx: GameContext, items: list[Item], *, board: Board | None = None,
                   retry_after: float = 0.0) -> list[Outcome]:
     """Post each item the board does not have yet (see the module docstring); an item that
     failed less than ``retry_after`` seconds ago is left for later (``run``'s polls). One
     publisher at a time per game (``publock``): another one is refused in one line."""
     with publishing(ctx.game.folder):
-        return _publish_items(ctx, items, writer=writer, retry_after=retry_after)
+        return _publish_items(ctx, items, board=board, retry_after=retry_after)
 
 
-def _publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter | None,
+def _publish_items(ctx: GameContext, items: list[Item], *, board: Board | None,
                    retry_after: float) -> list[Outcome]:
     gid = game_id(ctx)
     out: list[Outcome] = []
@@ -330,8 +335,7 @@ def _publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter |
         if rec and rec["status"] == "done":
             if item.kind in EDITED_IN_PLACE and rec["sha256"] != item.sha256 and rec["post_id"]:
                 try:
-                    w = writer or _writer(ctx)
-                    writer = w
+                    w = board = board or game_board(ctx)
                     old = ctx.store.get(_published_key(item))
                     w.edit(rec["post_id"], item.text + (_changed_line(ctx, old, item.text)
                                                         if item.kind == "newspaper" else ""))
@@ -349,8 +353,7 @@ def _publish_items(ctx: GameContext, items: list[Item], *, writer: ForumWriter |
             out.append(Outcome(item.kind, to, None, "failed", rec["error"], item, fresh=False))
             continue
         try:
-            w = writer or _writer(ctx)
-            writer = w
+            w = board = board or game_board(ctx)
             found = _find_on_board(ctx, w, item) if rec and rec["status"] == "intended" else None
             if found is not None:
                 _record(ctx, item, "done", *found)
@@ -400,10 +403,6 @@ def _published_key(item: Item) -> str:
     return key if item.key == "results" else f"{key}/{item.key}"
 
 
-def _writer(ctx: GameContext) -> ForumWriter:
-    return ForumWriter(make_client(ctx))
-
-
 def check_mode(ctx: GameContext) -> None:
     if ctx.game.publish.mode == "off":
         raise ConfigError('posting on the board is off', path=str(ctx.game.path),
@@ -411,10 +410,10 @@ def check_mode(ctx: GameContext) -> None:
                                                    'publish`) or "auto" in [publish]')
 
 
-def publish_day(ctx: GameContext, day: int, *, writer: ForumWriter | None = None,
+def publish_day(ctx: GameContext, day: int, *, board: Board | None = None,
                 retry_after: float = 0.0) -> list[Outcome]:
     """Publish day ``day`` and write ``out/day-N/publish.txt`` with the outcomes."""
-    outcomes = publish_items(ctx, plan_day(ctx, day), writer=writer, retry_after=retry_after)
+    outcomes = publish_items(ctx, plan_day(ctx, day), board=board, retry_after=retry_after)
     write_report(ctx, day, outcomes)
     return outcomes
 

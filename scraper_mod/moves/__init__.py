@@ -13,7 +13,7 @@ day, judging each and answering the sender is the service ``game.intake`` (with
 
 The game file's ``[moves]`` table::
 
-    source = "maildir"        # maildir | imap | queue | phpbb_pm
+    source = "maildir"        # maildir | imap | queue | forum_pm (old name: phpbb_pm)
     path = "moves"            # the Maildir or queue folder, relative to the game folder
     host = "imap.example.org" # imap: host, port, username, folder, security (ssl|starttls|none);
     username = "host@example.org"   # the password from SCRAPER_MOD_IMAP_PASSWORD
@@ -23,6 +23,6 @@ The game file's ``[moves]`` table::
     max_message_size = 1_048_576   # bytes read of one message at most (docs/security.md)
     max_moves_per_message = 20     # moves read from one message at most
 
-``phpbb_pm`` reads the inbox of the ``[forum]`` user over the same logged-in session as the
+``forum_pm`` (phpBB or SMF; ``phpbb_pm`` is its old name) reads the inbox of the ``[forum]`` user over the same logged-in session as the
 forum reader (password from SCRAPER_MOD_FORUM_PASSWORD).
 """

@@ -20,8 +20,9 @@ the Date header a sender wrote, decides lateness (R5.1):
 - ``QueueSource``    a folder of plain files, one message per file, written by a form or a
   bot: the arrival time is the file's mtime, or ``received_at`` in a sidecar
   ``<file>.meta.json``; a stored file is moved to ``done/`` only after it was stored;
-- ``PhpbbPmSource``  the host's phpBB private messages (ЛС), read over the forum client's
-  logged-in session: the receive time is the PM's own time (minutes only on phpBB: the
+- ``ForumPmSource``  the host's private messages (ЛС) on the board, phpBB or SMF
+  (``PhpbbPmSource`` is its old name), read over the forum client's logged-in session
+  through forum/engine.py's ``Board``: the receive time is the PM's own time (minutes only: the
   start of the minute, as R2.6 compares minutes; for a relative date the latest instant the
   range allows, so a message is on time only if it was seen before the deadline).
 
@@ -46,14 +47,15 @@ import re
 import socket
 import ssl
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import cast
 from zoneinfo import ZoneInfo
 
 from ..errors import ForumError, LoginRequiredError, MailboxError
 from ..forum.client import ForumClient
-from ..forum.pm import PmRowProblem, PmSummary, PrivateMessage, parse_pm_view, read_pm_inbox
+from ..forum.engine import Board, open_board
+from ..forum.pm import PmRowProblem, PmSummary, PrivateMessage
 from ..forum.session import scrub_body
 from ..store import Store
 from .capped import MAX_MESSAGE_SIZE, add_capped, read_capped
@@ -346,11 +348,14 @@ def _close(conn: imaplib.IMAP4) -> None:
 # -- phpBB private messages ---------------------------------------------------------------------
 
 @dataclass
-class PhpbbPmSource:
-    """The host's phpBB inbox (ЛС), over the forum client's logged-in session.
+class ForumPmSource:
+    """The host's inbox of the board's private messages (ЛС), over the forum client's
+    logged-in session, on any engine (``forum/engine.py``'s ``Board``: phpBB, SMF).
 
-    ``client`` is a ``forum.client.ForumClient``; each new message's view page is stored raw
-    (key ``pm/<msg_id>``), with the PM's own time as the receive time.
+    ``client`` is a ``forum.client.ForumClient``; each new message's page is stored raw as
+    fetched (key ``pm/<msg_id>``; phpBB: its view page, SMF: the inbox page that shows it),
+    with the PM's own time as the receive time. The source's name is ``<engine>_pm:<board>``
+    (``phpbb_pm:…`` as before), which tells the intake how to read what was stored.
     """
 
     client: ForumClient
@@ -358,26 +363,21 @@ class PhpbbPmSource:
     board_tz: object = None
     folder: str = "inbox"
     since: datetime | None = None  # older PMs (other games) are not fetched
+    engine: str = "phpbb"
     name: str = field(init=False)
+    board: Board = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.name = f"phpbb_pm:{self.base_url.rstrip('/')}"
-
-    def inbox_url(self) -> str:
-        return self.base_url.rstrip("/") + f"/ucp.php?i=pm&folder={self.folder}"
-
-    def view_url(self, msg_id: int) -> str:
-        return self.base_url.rstrip("/") + f"/ucp.php?i=pm&mode=view&f=0&p={msg_id}"
+        self.name = f"{self.engine}_pm:{self.base_url.rstrip('/')}"
+        self.board = open_board(self.client, self.engine,
+                                board_tz=cast(tzinfo, self.board_tz or ZoneInfo("Europe/Moscow")))
 
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
-        tz = self.board_tz or ZoneInfo("Europe/Moscow")
         stored = store.message_keys(self.name)
         new: list[int] = []
         errors: list[str] = []
         try:
-            page = self.client.get_page(self.inbox_url())
-            summaries, problems = read_pm_inbox(page.body, url=page.url,
-                                                fetched_at=page.fetched_at, board_tz=tz)
+            summaries, problems = self.board.pm_rows(self.folder)
         except ForumError as e:
             raise MailboxError(f"cannot read the PM inbox: {e}", source=self.name,
                                hint="check [forum] url, username and "
@@ -396,14 +396,13 @@ class PhpbbPmSource:
                                  and s.latest < self.since):
                 continue
             try:
-                view = self.client.get_page(self.view_url(msg_id))
+                view = self.board.fetch_pm(msg_id)
             except ForumError as e:
                 errors.append(f"{self.name}: message {msg_id}: {e}")
                 continue
             try:
-                pm: PrivateMessage | None = parse_pm_view(view.body, url=view.url,
-                                                          fetched_at=view.fetched_at,
-                                                          board_tz=tz)
+                pm: PrivateMessage | None = self.board.parse_pm(
+                    view.body, msg_id=msg_id, url=view.url, fetched_at=view.fetched_at)
             except ForumError as e:
                 if isinstance(e, LoginRequiredError) or "truncated" in str(e):
                     errors.append(f"{self.name}: message {msg_id}: {e}")   # tried again
@@ -427,6 +426,9 @@ class PhpbbPmSource:
                         "earliest": pm.earliest.isoformat(), "latest": pm.latest.isoformat(),
                         "fetched_at": view.fetched_at.isoformat()}, at=now)
         return FetchReport(self.name, tuple(new), len(summaries) + len(problems), tuple(errors))
+
+
+PhpbbPmSource = ForumPmSource     # its old name (``[moves] source = "phpbb_pm"``)
 
 
 def _report_row(store: Store, source: str, bad: PmRowProblem, now: datetime) -> None:

@@ -25,20 +25,23 @@ import dataclasses
 import logging
 import os
 import re
-from datetime import tzinfo
+from datetime import datetime, tzinfo
 from typing import Callable
 from urllib.parse import urljoin
 
 from ...errors import FetchError, ForumError, LoginRequiredError, TopicNotFoundError
 from ..client import PASSWORD_ENV, FetchResult, ForumClient
 from ..feed import FeedEntry, parse_topic_feed
+from ..lookback import same_text
 from ..model import Post, TopicPage
 from ..parse.html import MOSCOW, _norm, _tc, parse_html
-from ..pm import PmSummary, PrivateMessage
+from ..pm import PmRowProblem, PmSummary, PrivateMessage
 from ..writer import Posted, PostRefused, read_form
+from .links import smf_board_id, smf_topic_id, smf_topic_key
 from .parse import (
     PER_PAGE,
     page_error,
+    parse_smf_pm,
     parse_smf_pm_list,
     parse_smf_pms,
     parse_smf_topic_page,
@@ -192,12 +195,23 @@ class SmfBoard:
                                  board_tz=self.board_tz)
 
     def read_pm(self, msg_id: int) -> PrivateMessage:
-        res = self._pm_folder("inbox")
-        for pm in parse_smf_pms(res.body, url=res.url, fetched_at=res.fetched_at,
-                                board_tz=self.board_tz):
-            if pm.msg_id == msg_id:
-                return pm
-        raise ForumError(f"PM {msg_id} is not in the inbox", url=res.url)
+        res = self.fetch_pm(msg_id)
+        return self.parse_pm(res.body, msg_id=msg_id, url=res.url, fetched_at=res.fetched_at)
+
+    def pm_rows(self, folder: str = "inbox") -> tuple[list[PmSummary], list[PmRowProblem]]:
+        res = self._pm_folder(folder)
+        return parse_smf_pm_list(res.body, url=res.url, fetched_at=res.fetched_at,
+                                 board_tz=self.board_tz), []
+
+    def fetch_pm(self, msg_id: int) -> FetchResult:
+        """The page that shows PM ``msg_id``: SMF's inbox shows every listed PM below the
+        list (the move source stores it whole, as it was fetched)."""
+        return self._pm_folder("inbox")
+
+    def parse_pm(self, body: bytes, *, msg_id: int, url: str,
+                 fetched_at: datetime | None) -> PrivateMessage:
+        return parse_smf_pm(body, msg_id=msg_id, url=url, fetched_at=fetched_at,
+                            board_tz=self.board_tz)
 
     # -- the account -------------------------------------------------------------------------
     def ensure_login(self) -> None:
@@ -213,6 +227,8 @@ class SmfBoard:
         for _ in range(self.tries):
             page = self._page(self.url("action=login"))
             form = read_form(page, "frmLogin")
+            if form is None and self._logged_in():
+                return      # the session (a cookie of this client) is logged in already
             if form is None:
                 raise LoginRequiredError("SMF's login page has no login form", url=page.url,
                                          hint="check [forum] url and [forum] engine")
@@ -417,3 +433,109 @@ class SmfBoard:
         answer = self._sent(self.client.get(urljoin(page.url, links[0])))
         if not self.read_topic_page(topic_id).locked:
             raise self._refusal(answer, f"locking topic {topic_id}")
+
+    # -- after a crash -----------------------------------------------------------------------
+    def find_reply(self, topic_id: int, text: str) -> int | None:
+        return next((pid for pid, shown in self.own_posts(topic_id) if same_text(text, shown)),
+                    None)
+
+    def find_topic(self, forum_id: int, subject: str, text: str) -> tuple[int, int] | None:
+        self.ensure_login()
+        me = (self.client.username or "").casefold()
+        for tid in sorted({t for t, title, _ in self.forum_topics(self.forum_url(forum_id))
+                           if title == subject}, reverse=True):
+            try:
+                first = self.read_topic_page(tid).posts
+            except ForumError:
+                continue
+            if first and first[0].author.casefold() == me and same_text(text, first[0].text):
+                return tid, first[0].post_id
+        return None
+
+    def find_pm(self, nick: str, subject: str, text: str) -> int | None:
+        want = nick.casefold()
+        res = self._pm_folder("sent")
+        rows = {s.msg_id: s for s in parse_smf_pm_list(
+            res.body, url=res.url, fetched_at=res.fetched_at, board_tz=self.board_tz)}
+        for pm in sorted(parse_smf_pms(res.body, url=res.url, fetched_at=res.fetched_at,
+                                       board_tz=self.board_tz),
+                         key=lambda m: m.msg_id, reverse=True):
+            row = rows.get(pm.msg_id)
+            if row is None or row.subject != subject or want not in row.author.casefold():
+                continue
+            if same_text(text, pm.text):
+                return pm.msg_id
+        return None
+
+    # -- addresses ---------------------------------------------------------------------------
+    def topic_key(self, url: str) -> str:
+        return smf_topic_key(url)
+
+    def topic_id_of(self, url: str) -> int | None:
+        return smf_topic_id(url)
+
+    def forum_id_of(self, url: str) -> int | None:
+        return smf_board_id(url)
+
+    def forum_url(self, forum_id: int) -> str:
+        return self.url(f"board={int(forum_id)}.0")
+
+    def post_url(self, post_id: int) -> str:
+        return self.url(f"msg={int(post_id)}")
+
+    def pm_url(self, msg_id: int) -> str:
+        return self.url(f"action=pm;f=sent#msg{int(msg_id)}")
+
+    def forum_topics(self, forum_url: str) -> list[tuple[int, str, str]]:
+        res = self._page(self.client.url(forum_url))
+        doc = parse_html(res.body, res.url)
+        found = []
+        for a in doc.xpath("//div[@id='messageindex']//span[starts-with(@id,'msg_')]/a"):
+            tid = smf_topic_id(a.get("href") or "")
+            if tid is not None:
+                found.append((tid, _norm(_tc(a)), self.topic_url(tid)))
+        if not found and not doc.xpath("//div[@id='messageindex']"):
+            err = page_error(doc, url=res.url)
+            raise err or ForumError("not an SMF board's topic list", url=res.url,
+                                    hint="check [forum] forum (index.php?board=N.0)")
+        return found
+
+    # -- the poller's steps ------------------------------------------------------------------
+    def page_url(self, topic_url: str, start: int) -> str:
+        key = smf_topic_key(topic_url)
+        return f"{key}.{int(start)}"
+
+    def fetch_topic_page(self, url: str, *, on_fetch: Callable[[FetchResult], None] | None
+                         = None) -> tuple[FetchResult, TopicPage]:
+        for attempt in (1, 2):
+            res = self._page(self.client.url(url))
+            if on_fetch:
+                on_fetch(res)
+            try:
+                return res, parse_smf_topic_page(res.body, url=res.url,
+                                                 fetched_at=res.fetched_at,
+                                                 board_tz=self.board_tz)
+            except LoginRequiredError:
+                if attempt == 2 or not self.client.username or not self.__password:
+                    raise
+                self._session = None
+                self.login()        # a members-only board: log in once, read again
+        raise AssertionError("unreachable")
+
+    def post_page_url(self, key: str, post_id: int) -> str:
+        return urljoin(key, f"index.php?msg={int(post_id)}")
+
+    def poll_feed_url(self, key: str, topic_id: int, last_page: tuple[bytes, str, str]
+                      ) -> str | None:
+        body, page_url, _ = last_page
+        if self.board_id is not None:
+            return self.feed_url(self.board_id)
+        index = parse_html(body, page_url).xpath("//link[@rel='index']/@href")
+        board = smf_board_id(index[0]) if index else None
+        if board is None:
+            return None
+        return urljoin(key, f"index.php?action=.xml;type=atom;board={board};limit=255")
+
+    def parse_feed(self, res: FetchResult, topic_id: int) -> list[FeedEntry]:
+        return parse_topic_feed(res.body, url=res.url,
+                                post_id=lambda *c: smf_msg_id(*c, topic_id=topic_id))

@@ -37,7 +37,7 @@ from ..parse.markup import walk_body
 from ..pm import PmSummary, PrivateMessage
 
 __all__ = ["parse_smf_topic_page", "parse_smf_pm_list", "parse_smf_pms", "smf_msg_id",
-           "page_error", "PER_PAGE", "strip_session"]
+           "page_error", "PER_PAGE", "strip_session", "parse_smf_pm"]
 
 PER_PAGE = 15
 _RE_TOPIC = re.compile(r"[?;&](?:amp;)?topic=(\d{1,12})")
@@ -340,3 +340,12 @@ def parse_smf_pms(body: bytes, *, url: str, fetched_at: datetime | None,
             text=parts.text(), quoted_msg_ids=tuple(parts.quotes), bold=tuple(parts.bold),
             url=f"{url.split('?')[0]}?action=pm;pmsg={mid}"))
     return out
+
+
+def parse_smf_pm(body: bytes, *, msg_id: int, url: str, fetched_at: datetime | None,
+                 board_tz: tzinfo = MOSCOW) -> PrivateMessage:
+    """PM ``msg_id`` of a PM folder's page (SMF shows every listed PM below the list)."""
+    for pm in parse_smf_pms(body, url=url, fetched_at=fetched_at, board_tz=board_tz):
+        if pm.msg_id == msg_id:
+            return pm
+    raise ParseError(f"PM {msg_id} is not on the page", url=url or None)
