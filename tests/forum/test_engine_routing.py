@@ -30,7 +30,7 @@ from scraper_mod.forum.poller import canonical_topic_url, poll_topic, read_at_de
 from scraper_mod.moves.sources import ForumPmSource, PhpbbPmSource
 from scraper_mod.store import Store
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SMF = ROOT / "fixtures" / "smf"
 BASE = "http://127.0.0.1:8231/"       # where fixtures/smf/ was captured
 
