@@ -78,7 +78,6 @@ class Slot:
     lock: GameLock
     due: dict[int, datetime | None] = field(default_factory=dict)
     snapshot_done: set[int] = field(default_factory=set)
-    seen: int | None = None       # the state file's data_version at the last refresh
 
 
 class Lane:
@@ -188,12 +187,9 @@ class Lane:
         deadline = d.calendar().deadline(day)
         return deadline if now < deadline + d.grace() else None
 
-    def _refresh(self, slot: Slot, seen: int | None = None) -> None:
-        """The game's next jobs; ``seen``: its state file's data_version from before what
-        they were worked out from was read (another process's write after it is caught by
-        the next ``refresh_all``)."""
+    def _refresh(self, slot: Slot) -> None:
+        """The game's next jobs."""
         d = slot.daemon
-        slot.seen = d.ctx.store.data_version() if seen is None else seen
         now = self.clock.now()
         slot.due[RESCAN] = d.next_deadline_at(now)
         slot.due[SNAPSHOT] = self._snapshot_at(slot, now)
@@ -206,9 +202,8 @@ class Lane:
         now = self.clock.now()
         cpu = time.thread_time()
         try:
-            seen = d.ctx.store.data_version()
             with d.ctx.store.steady() if kind == POLL else contextlib.nullcontext():
-                self._job(slot, kind, seen)
+                self._job(slot, kind)
             self.jobs_run.append((now, slot.name, KIND_NAMES[kind], self.clock.now(),
                                   time.thread_time() - cpu))
         except Exception as e:  # noqa: BLE001 - e.g. the state file failed: the game stops alone
@@ -223,7 +218,7 @@ class Lane:
             self.host.finished.add(slot.name)
             self._close(slot)
 
-    def _job(self, slot: Slot, kind: int, seen: int) -> None:
+    def _job(self, slot: Slot, kind: int) -> None:
         """One job of the game, then its next jobs worked out (a poll's: in the same view of
         the game's settings, ``Store.steady``)."""
         d = slot.daemon
@@ -238,7 +233,7 @@ class Lane:
         else:
             d._guard("poll", d.poll_job)()
             slot.due[POLL] = d.next_poll_at(self.clock.now())
-        self._refresh(slot, seen)
+        self._refresh(slot)
 
     def next_due(self) -> tuple[datetime, int, str] | None:
         best = None
@@ -263,15 +258,11 @@ class Lane:
             self._take_changes()
 
     def refresh_all(self) -> None:
-        """Refresh the jobs of every game whose state file another process wrote since its
-        last refresh (a deadline moved by ``day move``, a host's decision): the lane's own
-        jobs refresh their game after each run."""
+        """Refresh the jobs of every game (a deadline moved by ``day move`` from another
+        process, a host's decision): the lane's own jobs refresh their game after each run."""
         for slot in list(self.slots.values()):
             try:
-                seen = slot.daemon.ctx.store.data_version()
-                if seen == slot.seen:
-                    continue
-                self._refresh(slot, seen)
+                self._refresh(slot)
             except Exception as e:  # noqa: BLE001
                 self.host.note_problem(slot.name, f"stopped by an internal error: {e!r}",
                                        exc=True)
