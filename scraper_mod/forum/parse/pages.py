@@ -61,9 +61,7 @@ class _Scan:
             self.title_el = self.rel_next = None
         h2s = []
         first = None
-        # posts are siblings in every prosilver-family style: walk the divs up to the first
-        # post, then its siblings (a third of the document), and check the count against a
-        # byte search; any mismatch falls back to walking every div
+        # the page's parts above the posts: walk the divs up to the first post
         for el in doc.iter("div", "h2", "a"):
             tag = el.tag
             if tag == "a":
@@ -90,22 +88,15 @@ class _Scan:
             elif not self.has_postbody and "postbody" in cls:
                 self.has_postbody = True
         if first is not None:
-            self.post_divs.append(first)
             if self.rel_next is None:
                 for div in self.pagination:
                     for a in div.iter("a"):
                         if a.get("rel") == "next":
                             self.rel_next = a
                             break
-            for el in first.itersiblings("div"):
-                i = el.get("id")
-                if i and i[0] == "p" and i[1:].isdigit() and " post " in f" {el.get('class')} ":
-                    self.post_divs.append(el)
-            expected = len(_RE_RAW_POST.findall(raw)) if isinstance(raw, bytes) else -1
-            if expected != len(self.post_divs):
-                self.post_divs = [el for el in doc.iter("div")
-                                  if _RE_POST_ID.match(el.get("id") or "")
-                                  and " post " in f" {el.get('class')} "]
+            self.post_divs = [el for el in doc.iter("div")
+                              if _RE_POST_ID.match(el.get("id") or "")
+                              and " post " in f" {el.get('class')} "]
             self._prosilver(doc, raw, h2s)
         else:
             self._tables(doc)
