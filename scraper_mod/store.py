@@ -597,6 +597,12 @@ class Store:
         self._changed()
         self.db.execute("DELETE FROM resolutions WHERE day >= ?", (day,))
 
+    def data_version(self) -> int:
+        """SQLite's ``PRAGMA data_version``: it changes when another connection (another
+        process: ``scraper-mod day move``, ``decide``) has committed to this state file
+        since it was last asked; this connection's own writes leave it."""
+        return cast(int, self.db.execute("PRAGMA data_version").fetchone()[0])
+
     @contextmanager
     def steady(self) -> Iterator[None]:
         """A job's view of its game's settings: inside, ``get`` and ``resolved_days`` read

@@ -78,6 +78,7 @@ class Slot:
     lock: GameLock
     due: dict[int, datetime | None] = field(default_factory=dict)
     snapshot_done: set[int] = field(default_factory=set)
+    seen: int | None = None       # the state file's data_version at the last refresh
 
 
 class Lane:
@@ -187,9 +188,12 @@ class Lane:
         deadline = d.calendar().deadline(day)
         return deadline if now < deadline + d.grace() else None
 
-    def _refresh(self, slot: Slot) -> None:
-        """The game's next jobs."""
+    def _refresh(self, slot: Slot, seen: int | None = None) -> None:
+        """The game's next jobs; ``seen``: its state file's data_version from before what
+        they were worked out from was read (another process's write after it is caught by
+        the next ``refresh_all``)."""
         d = slot.daemon
+        slot.seen = d.ctx.store.data_version() if seen is None else seen
         now = self.clock.now()
         slot.due[RESCAN] = d.next_deadline_at(now)
         slot.due[SNAPSHOT] = self._snapshot_at(slot, now)
@@ -202,8 +206,9 @@ class Lane:
         now = self.clock.now()
         cpu = time.thread_time()
         try:
+            seen = d.ctx.store.data_version()
             with d.ctx.store.steady() if kind == POLL else contextlib.nullcontext():
-                self._job(slot, kind)
+                self._job(slot, kind, seen)
             self.jobs_run.append((now, slot.name, KIND_NAMES[kind], self.clock.now(),
                                   time.thread_time() - cpu))
         except Exception as e:  # noqa: BLE001 - e.g. the state file failed: the game stops alone
@@ -218,7 +223,7 @@ class Lane:
             self.host.finished.add(slot.name)
             self._close(slot)
 
-    def _job(self, slot: Slot, kind: int) -> None:
+    def _job(self, slot: Slot, kind: int, seen: int) -> None:
         """One job of the game, then its next jobs worked out (a poll's: in the same view of
         the game's settings, ``Store.steady``)."""
         d = slot.daemon
@@ -233,7 +238,7 @@ class Lane:
         else:
             d._guard("poll", d.poll_job)()
             slot.due[POLL] = d.next_poll_at(self.clock.now())
-        self._refresh(slot)
+        self._refresh(slot, seen)
 
     def next_due(self) -> tuple[datetime, int, str] | None:
         best = None
@@ -258,11 +263,15 @@ class Lane:
             self._take_changes()
 
     def refresh_all(self) -> None:
-        """Refresh the jobs of every game (a deadline moved by ``day move`` from another
-        process, a host's decision): the lane's own jobs refresh their game after each run."""
+        """Refresh the jobs of every game whose state file another process wrote since its
+        last refresh (a deadline moved by ``day move``, a host's decision): the lane's own
+        jobs refresh their game after each run."""
         for slot in list(self.slots.values()):
             try:
-                self._refresh(slot)
+                seen = slot.daemon.ctx.store.data_version()
+                if seen == slot.seen:
+                    continue
+                self._refresh(slot, seen)
             except Exception as e:  # noqa: BLE001
                 self.host.note_problem(slot.name, f"stopped by an internal error: {e!r}",
                                        exc=True)
