@@ -34,8 +34,9 @@ class _Scan:
     """What the page-level fields need, found with as few tree walks as possible: a handful
     of full-tree XPath queries would cost more than the parse itself.
 
-    prosilver pages need one walk over the divs (posts, pagination) and one over the few
-    h2s; table styles (subsilver2, phpBB 2) also walk the links, spans and cells."""
+    prosilver pages need a walk over the divs up to the first post (pagination), one over
+    every div (the posts) and one over the few h2s; table styles (subsilver2, phpBB 2) walk
+    the links, spans and cells."""
 
     __slots__ = ("post_divs", "pagination", "nav_tds", "reply_links", "rel_next", "title_el",
                  "canonical", "anchors", "gensmall_b", "has_postbody", "doc")
