@@ -23,8 +23,12 @@ dates. Each page is parsed from the same bytes by three candidates, rounds inter
 Before timing, the bench checks that the parser and the naive extractor agree on every post's
 id, author and own colored fragments, so the baseline does the same work.
 
-Figures: posts/s of the parser as a multiple of (a) (target >= 15x), and the parser's time as
-a multiple of (b) (target <= 2x). ``--profile`` prints where the parser's time goes.
+Figures: the parser's time per page (target <= 25 ms: 5 % of ``full_scan_delay``'s 0.5 s, the
+shortest pause between two page reads, so that the deadline's re-scan, between the deadline and
+the newspaper, is paced by politeness and not by the parser); posts/s of the parser as a
+multiple of (a) (target >= 15x); and its time as a multiple of (b), as information (the floor
+no lxml-based parser beats; no host sees the difference). ``--profile`` prints where the
+parser's time goes.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ from _harness import (  # noqa: E402
 
 MSK = ZoneInfo("Europe/Moscow")
 TARGET_VS_NAIVE = 15.0
-TARGET_VS_LXML = 2.0
+TARGET_PAGE_SECONDS = 0.025       # 5 % of full_scan_delay's 0.5 s (module docstring)
 
 
 # -- the pages ---------------------------------------------------------------------------------
@@ -242,6 +246,12 @@ def run(args, report: Report) -> None:
     rate = {k: posts / v for k, v in t.items()}
     ratio_naive = rate["parser"] / rate["naive"]
     ratio_lxml = t["parser"] / t["lxml"]
+    per_page = t["parser"] / len(pages)
+    report.add("per_page",
+               f"parser {fmt_s(per_page)}/page ({fmt_s(t['parser'] / posts)}/post), "
+               f"{per_page / 0.5:.1%} of full_scan_delay's 0.5 s between two page reads",
+               target=f"<= {TARGET_PAGE_SECONDS * 1000:g} ms",
+               ok=per_page <= TARGET_PAGE_SECONDS, value=per_page, unit="s")
     report.add("vs_naive_bs4",
                f"parser {fmt_n(rate['parser'])} posts/s = {ratio_naive:.1f}x the naive "
                f"BeautifulSoup extractor ({fmt_n(rate['naive'])} posts/s)",
@@ -249,11 +259,9 @@ def run(args, report: Report) -> None:
                ok=ratio_naive >= TARGET_VS_NAIVE, value=rate["parser"], unit="posts/s",
                baseline=rate["naive"])
     report.add("vs_lxml_floor",
-               f"parser {fmt_s(t['parser'] / len(pages))}/page = {ratio_lxml:.2f}x the bare "
-               f"lxml.html parse ({fmt_s(t['lxml'] / len(pages))}/page)",
-               ratio=ratio_lxml, target=f"<= {TARGET_VS_LXML:g}x",
-               ok=ratio_lxml <= TARGET_VS_LXML, value=t["parser"], unit="s",
-               baseline=t["lxml"])
+               f"parser {fmt_s(per_page)}/page = {ratio_lxml:.2f}x the bare lxml.html parse "
+               f"({fmt_s(t['lxml'] / len(pages))}/page)",
+               ratio=ratio_lxml, value=t["parser"], unit="s", baseline=t["lxml"])
     if args.profile:
         profile(all_parser)
 

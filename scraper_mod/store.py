@@ -9,12 +9,10 @@ are appended to ``post_versions`` only when their content hash changes.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
 import os
-import shutil
 import sqlite3
 import urllib.parse
 from contextlib import contextmanager
@@ -576,54 +574,16 @@ class Store:
         tmp = folder / f".{name}.tmp"
         os.close(os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600))
         os.chmod(tmp, 0o600)
-        if not self._copy_files(tmp):
-            dest = sqlite3.connect(tmp)
-            try:
-                self.db.backup(dest)
-                dest.execute("PRAGMA journal_mode=DELETE")
-            finally:
-                dest.close()
+        dest = sqlite3.connect(tmp)
+        try:
+            self.db.backup(dest)
+            dest.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            dest.close()
         os.replace(tmp, target)
         for old in backups(self.path)[BACKUPS_KEPT:]:
             old.unlink(missing_ok=True)
         return target
-
-    def _copy_files(self, tmp: Path) -> bool:
-        """The state file and its WAL copied by the kernel under this connection's write lock
-        (no other connection commits meanwhile), then the copied WAL folded into the copy:
-        a third of the CPU of SQLite's backup API, which copies page by page through both
-        page caches (issue 16: 30 ms for an 18 MB state, each resolved day). False, and
-        nothing done, where the backup API does it as before: inside an open transaction
-        (the files do not hold what this connection sees), a state file not in WAL mode, in
-        memory or read only."""
-        if self.readonly or self.db.in_transaction or self.path == ":memory:":
-            return False
-        if self.db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            return False
-        wal, tmp_wal = self.path + "-wal", str(tmp) + "-wal"
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                shutil.copyfile(self.path, tmp)
-                if os.path.exists(wal):
-                    shutil.copyfile(wal, tmp_wal)
-            finally:
-                self.db.execute("COMMIT")          # nothing written: the lock let go
-            dest = sqlite3.connect(tmp)
-            try:
-                dest.execute("PRAGMA journal_mode=DELETE")     # the WAL folded in, removed
-            finally:
-                dest.close()
-        except (OSError, sqlite3.Error) as e:
-            log.info("%s: backup by copying the files failed (%s); by SQLite's backup API",
-                     self.path, e)
-            for leftover in (tmp_wal, str(tmp) + "-shm"):
-                with contextlib.suppress(OSError):
-                    os.unlink(leftover)
-            with open(tmp, "wb"):                  # the backup API writes it from empty
-                pass
-            return False
-        return True
 
     def resolution(self, day: int) -> dict | None:
         r = self.db.execute("SELECT data FROM resolutions WHERE day=?", (day,)).fetchone()

@@ -79,14 +79,6 @@ _RE_NUMDATE = re.compile(r"(?<!\d)(\d{1,4})([./-])(\d{1,2})\2(\d{2,4})(?!\d)")
 _RE_TOKEN = re.compile(r"'\d{2}(?!\d)|\d+(?:st|nd|rd|th|-?е|-?го)?|[^\W\d_]+\.?", re.I)
 
 
-# the two formats phpBB boards show most (the ru pack's and phpBB's English default), read
-# without the general tokenizer: "09 апр 2024, 19:59", "Tue Apr 09, 2024 7:59 pm"
-_RE_FAST_DMY = re.compile(r"(\d{1,2}) ([^\W\d_]+)\.? (\d{4}),? (\d{1,2}):(\d{2})")
-_RE_FAST_MDY = re.compile(
-    r"^(?:([^\W\d_]+),? )?([^\W\d_]+)\.? (\d{1,2}), (\d{4}),? (\d{1,2}):(\d{2}) ?([ap]m)?$",
-    re.I)
-
-
 class DateParseError(ValueError):
     """A shown date that could not be read; the message quotes it."""
 
@@ -120,10 +112,6 @@ def parse_shown_date(text: str, *, tz: tzinfo, fetched_at: datetime | None = Non
         raise DateParseError(f"not a date (too long): {s[:80]!r}…")
     if fetched_at is not None and fetched_at.tzinfo is None:
         raise DateParseError("fetched_at must be timezone-aware")
-    fast = _fast(s, tz)
-    if fast is not None:
-        return fast
-
     m = _RE_ISO.match(s)
     if m:
         return _iso(m, s, tz)
@@ -236,36 +224,6 @@ def parse_shown_date(text: str, *, tz: tzinfo, fetched_at: datetime | None = Non
     if second is not None:
         return TimeRange(start, start, "second")
     return TimeRange(start, start + timedelta(seconds=59), "minute")
-
-
-_SLACK59 = timedelta(seconds=59)
-
-
-def _fast(s: str, tz: tzinfo) -> TimeRange | None:
-    m = _RE_FAST_DMY.fullmatch(s)
-    if m:
-        day, mon, year, hour, minute = m.groups()
-        ampm = None
-    else:
-        m = _RE_FAST_MDY.match(s)
-        if not m:
-            return None
-        weekday, mon, day, year, hour, minute, ampm = m.groups()
-        if weekday is not None and weekday.lower() not in _WEEKDAYS:
-            return None         # "Posted Apr 9, …": let the general path say what is wrong
-    month = _MONTHS.get(mon.lower())
-    if month is None:
-        return None
-    h = int(hour)
-    if ampm:
-        if not 1 <= h <= 12:
-            return None         # the general path says what is wrong
-        h = h % 12 + (12 if ampm.lower() == "pm" else 0)
-    try:
-        start = datetime(int(year), month, int(day), h, int(minute), tzinfo=tz)
-    except ValueError:
-        return None
-    return TimeRange(start, start + _SLACK59, "minute")
 
 
 def _iso(m: re.Match, s: str, tz: tzinfo) -> TimeRange:

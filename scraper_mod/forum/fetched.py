@@ -89,7 +89,7 @@ def find_login_form(body: bytes, *, url: str, page: PageDoc | None = None) -> Lo
     try:
         if page.shows_class("postbody"):
             return None
-        doc = page.whole()
+        doc = page.tree()
     except ParseError:
         return None
     for form in doc.xpath("//form"):
@@ -127,7 +127,7 @@ def page_error(result: FetchResult) -> ForumError | None:
     try:
         if page.shows_class("postbody", "topictitle"):
             return None
-        doc = page.whole()
+        doc = page.tree()
     except ParseError:
         return _status_error(result)
     err = classify_error_page(doc, url=result.url)

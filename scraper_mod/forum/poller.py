@@ -375,8 +375,7 @@ def _poll_topic(client: ForumClient, store: Store, topic_url: str, *, now,
                 complete = True
                 if full:
                     new_state["last_full_scan"] = res.fetched_at.isoformat()
-            if new_state != state:           # an idle poll's page: nothing to write
-                store.set_topic_state(key, new_state)
+            store.set_topic_state(key, new_state)
         state = new_state
         url = next_url
 

@@ -119,9 +119,8 @@ def test_guest_post_has_no_user_id():
 
 
 def test_posts_found_when_markup_differs_from_the_usual_bytes():
-    """The parser reads a region of the page and checks its posts against a count of the
-    usual '<div id="pN" class="post' bytes: a post written another way (attributes swapped,
-    as another template engine might) still counts, via a whole-page read."""
+    """A post written another way than the usual '<div id="pN" class="post' bytes
+    (attributes swapped, as another template engine might) still counts."""
     body, url, fetched_at = page("prosilver-ru", "guest_viewtopic_t4_start0.html")
     odd = body.replace(b'<div id="p64" class="post has-profile bg1">',
                        b'<div class="post has-profile bg1" id="p64">')

@@ -154,15 +154,9 @@ def _backup_rows(path: Path) -> tuple:
         db.close()
 
 
-def test_a_backup_is_the_files_copied_with_the_wal_folded_in(tmp_path, monkeypatch):
-    """The state file and its WAL are copied whole under the write lock and the copy made a
-    single file; what only the WAL holds (not yet checkpointed) is in it. When copying
-    fails, SQLite's backup API makes it, as whole."""
-    from scraper_mod import store as store_mod
-    copied: list[str] = []
-    real_copy = shutil.copyfile
-    monkeypatch.setattr(store_mod.shutil, "copyfile",
-                        lambda a, b: (copied.append(Path(a).name), real_copy(a, b))[1])
+def test_a_backup_holds_what_only_the_wal_holds_in_a_single_file(tmp_path):
+    """What only the WAL holds (not yet checkpointed) is in the day's backup, a single file
+    (no WAL beside it), owner-only, nothing else left in ``backups/``."""
     path = tmp_path / "state.sqlite3"
     with Store(path) as s:
         s.db.execute("PRAGMA wal_autocheckpoint=0")          # everything stays in the WAL
@@ -171,27 +165,14 @@ def test_a_backup_is_the_files_copied_with_the_wal_folded_in(tmp_path, monkeypat
                            status=200, body=os.urandom(8192))
         assert os.path.getsize(str(path) + "-wal") > 300_000
         s.save_resolution(1, {"day": 1}, resolved_at=T0)
-        assert copied == ["state.sqlite3", "state.sqlite3-wal"]
-        backups = tmp_path / "backups"
-        assert sorted(p.name for p in backups.iterdir()) == ["state-day-1.sqlite3"]
-        assert _backup_rows(backups / "state-day-1.sqlite3") == ("delete", "ok", 40, [(1,)])
-        s.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")     # no WAL at all: the file alone
-        copied.clear()
         s.save_resolution(2, {"day": 2}, resolved_at=T0)
-        assert copied[0] == "state.sqlite3"
+        backups = tmp_path / "backups"
+        assert sorted(p.name for p in backups.iterdir()) == [
+            f"state-day-{d}.sqlite3" for d in (1, 2)]
+        assert _backup_rows(backups / "state-day-1.sqlite3") == ("delete", "ok", 40, [(1,)])
         assert _backup_rows(backups / "state-day-2.sqlite3") == ("delete", "ok", 40,
                                                                  [(1,), (2,)])
-
-        def broken(a, b):
-            real_copy(a, b)
-            raise OSError(28, "No space left on device")
-        monkeypatch.setattr(store_mod.shutil, "copyfile", broken)
-        s.save_resolution(3, {"day": 3}, resolved_at=T0)
-        assert _backup_rows(backups / "state-day-3.sqlite3") == ("delete", "ok", 40,
-                                                                 [(1,), (2,), (3,)])
-        assert sorted(p.name for p in backups.iterdir()) == [
-            f"state-day-{d}.sqlite3" for d in (1, 2, 3)]      # nothing else left behind
-        assert mode(backups / "state-day-3.sqlite3") == 0o600
+        assert mode(backups / "state-day-2.sqlite3") == 0o600
 
 
 # -- item 8 -------------------------------------------------------------------------------------

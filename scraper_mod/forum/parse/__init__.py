@@ -2,9 +2,8 @@
 
 The modules, one job each: ``html`` (bytes to an lxml tree, charsets), ``kinds`` (what a page
 without posts stands for), ``pages`` (page-level parts: the scan, title, pagination, lock,
-zone, the topic region), ``posts`` (the posts of each markup family), ``edits`` (edit
-notices), ``markup`` (colours, bold, quotes, signatures in a body), ``topic`` (the entry
-points).
+zone), ``posts`` (the posts of each markup family), ``edits`` (edit notices), ``markup``
+(colours, bold, quotes, signatures in a body), ``topic`` (the entry points).
 
 Pure: bytes in, ``TopicPage`` out; one lxml parse per page and cheap tree walks (no
 BeautifulSoup), because the poller parses every page it fetches.

@@ -103,15 +103,5 @@ def _tc(el) -> str:
 def _int_param(regex: re.Pattern, href: str | None) -> int | None:
     if not href:
         return None
-    if regex is _RE_U_PARAM:
-        # the profile link "./memberlist.php?mode=viewprofile&u=58" (hot: once a post)
-        i = href.rfind("u=")
-        if i > 0 and href[i - 1] in "?&;":
-            j = i + 2
-            k = j
-            while k < len(href) and href[k].isdigit():
-                k += 1
-            if j < k <= j + 12 and (k == len(href) or href[k] in "&#;"):
-                return int(href[j:k])
     m = regex.search(href)
     return int(m.group(1)) if m else None

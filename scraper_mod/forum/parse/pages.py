@@ -1,6 +1,6 @@
 """Page-level reading of a topic page: the one walk over the tree that finds the posts and
 the page's parts (``_Scan``), title and topic id, pagination, the lock, the declared time
-zone, the topic region of the bytes and the markup family."""
+zone and the markup family."""
 
 from __future__ import annotations
 
@@ -34,15 +34,15 @@ class _Scan:
     """What the page-level fields need, found with as few tree walks as possible: a handful
     of full-tree XPath queries would cost more than the parse itself.
 
-    prosilver pages need one walk over the divs (posts, pagination) and one over the few
-    h2s; table styles (subsilver2, phpBB 2) also walk the links, spans and cells."""
+    prosilver pages need a walk over the divs up to the first post (pagination), one over
+    every div (the posts) and one over the few h2s; table styles (subsilver2, phpBB 2) walk
+    the links, spans and cells."""
 
     __slots__ = ("post_divs", "pagination", "nav_tds", "reply_links", "rel_next", "title_el",
-                 "canonical", "anchors", "gensmall_b", "has_postbody", "doc", "expected")
+                 "canonical", "anchors", "gensmall_b", "has_postbody", "doc")
 
     def __init__(self, doc, raw: bytes | str = b"") -> None:
         self.doc = doc
-        self.expected = -1          # prosilver posts the bytes show (-1: not counted)
         self.post_divs: list = []
         self.pagination: list = []
         self.nav_tds: list = []
@@ -62,9 +62,7 @@ class _Scan:
             self.title_el = self.rel_next = None
         h2s = []
         first = None
-        # posts are siblings in every prosilver-family style: walk the divs up to the first
-        # post, then its siblings (a third of the document), and check the count against a
-        # byte search; any mismatch falls back to walking every div
+        # the page's parts above the posts: walk the divs up to the first post
         for el in doc.iter("div", "h2", "a"):
             tag = el.tag
             if tag == "a":
@@ -91,23 +89,15 @@ class _Scan:
             elif not self.has_postbody and "postbody" in cls:
                 self.has_postbody = True
         if first is not None:
-            self.post_divs.append(first)
             if self.rel_next is None:
                 for div in self.pagination:
                     for a in div.iter("a"):
                         if a.get("rel") == "next":
                             self.rel_next = a
                             break
-            for el in first.itersiblings("div"):
-                i = el.get("id")
-                if i and i[0] == "p" and i[1:].isdigit() and " post " in f" {el.get('class')} ":
-                    self.post_divs.append(el)
-            expected = len(_RE_RAW_POST.findall(raw)) if isinstance(raw, bytes) else -1
-            self.expected = expected
-            if expected != len(self.post_divs):
-                self.post_divs = [el for el in doc.iter("div")
-                                  if _RE_POST_ID.match(el.get("id") or "")
-                                  and " post " in f" {el.get('class')} "]
+            self.post_divs = [el for el in doc.iter("div")
+                              if _RE_POST_ID.match(el.get("id") or "")
+                              and " post " in f" {el.get('class')} "]
             self._prosilver(doc, raw, h2s)
         else:
             self._tables(doc)
@@ -320,51 +310,6 @@ def declared_timezone(body: bytes | str | None = None, *, doc: Any = None) -> tz
         if re.search(r"(?:UTC|GMT)(?!\s*[+\-−])", t):
             return timezone(timedelta(hours=1) if dst else timedelta())
     return None
-
-
-# ---------------------------------------------------------------- entry points
-
-_BOTTOM_BAR = b'<div class="action-bar bar-bottom">'
-
-
-_RE_RAW_ANCHOR = re.compile(rb'<a name="p\d+"')
-
-
-def _head(body: bytes, before: int) -> int:
-    """Where the <body ...> tag before ``before`` ends (0: not found)."""
-    i = body.find(b"<body", 0, before)
-    return body.find(b">", i) + 1 if i > 0 else 0
-
-
-def _topic_region(body):
-    """The part of a page that holds the topic: <html>, <head> and <body> tags, then from the
-    topic title to the end of the last post. The navigation above and the bottom bars, jump
-    box and board footer below hold nothing the parser reads, and parsing a fifth less of
-    every page matters to a poller. Only where the bytes show the parts plainly (prosilver
-    3.1+, subsilver2); the caller checks the posts against a count in the bytes and parses
-    the whole page when they differ."""
-    if not isinstance(body, bytes):
-        return body
-    last = len(body)
-    while True:     # the last prosilver post: '<div id="p' and a digit (not page-footer)
-        last = body.rfind(b'<div id="p', 0, last)
-        if last < 0 or body[last + 10:last + 11].isdigit():
-            break
-    if last >= 0:
-        end = body.find(_BOTTOM_BAR, last)
-        start = body.find(b'<h2 class="topic-title"', 0, last)
-    else:
-        # subsilver2: from the page header (the title) to the table of the last post
-        last = body.rfind(b'<a name="p')
-        if last < 0 or not body[last + 10:last + 11].isdigit():
-            return body
-        end = body.find(b'class="spacer"', last)
-        end = body.find(b"</table>", end) + 8 if end > 0 else -1
-        start = body.find(b'<div id="pageheader">', 0, last)
-    head_end = _head(body, start) if start > 0 else 0
-    if end <= last or head_end <= 0:
-        return body
-    return body[:head_end] + body[start:end] + b"</body></html>"
 
 
 def _detect_style(scan: _Scan) -> str:

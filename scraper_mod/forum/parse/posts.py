@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import fields
 from datetime import datetime
 
 from scraper_mod.errors import (
@@ -29,29 +28,7 @@ def _time_range(text: str, *, tz, fetched_at, url, post_id) -> TimeRange:
         raise ParseError(f"post {post_id}: {e}", url=url or None) from None
 
 
-_POST_FIELDS = tuple(f.name for f in fields(Post))
-# Post is a plain frozen dataclass (no __post_init__, no slots): filling its __dict__ is the
-# same object at a fraction of the cost of the generated frozen __init__ (measured: the
-# 25 posts of a page otherwise cost a fifth of the page's parse time)
-_FAST_POST = (not hasattr(Post, "__slots__") and not hasattr(Post, "__post_init__")
-              and _POST_FIELDS == ("post_id", "author", "author_id", "posted_at", "precision",
-                                   "earliest", "latest", "page_url", "edited_at", "edited_by",
-                                   "edit_count", "edit_reason", "colored", "bold", "hidden",
-                                   "quotes", "text"))
-
-
 def _make_post(post_id, author, author_id, tr: TimeRange, page_url, edit, parts: BodyParts):
-    if _FAST_POST:
-        p = object.__new__(Post)
-        p.__dict__.update(
-            post_id=post_id, author=author, author_id=author_id, posted_at=tr.earliest,
-            precision=tr.precision, earliest=tr.earliest, latest=tr.latest,
-            page_url=page_url, edited_at=edit.at if edit else None,
-            edited_by=edit.by if edit else None, edit_count=edit.count if edit else 0,
-            edit_reason=edit.reason if edit else None, colored=tuple(parts.colored),
-            bold=tuple(parts.bold), hidden=tuple(parts.hidden), quotes=tuple(parts.quotes),
-            text=parts.text())
-        return p
     return Post(
         post_id=post_id, author=author, author_id=author_id,
         posted_at=tr.earliest, precision=tr.precision, earliest=tr.earliest, latest=tr.latest,

@@ -22,6 +22,7 @@ from .pages import (
     _detect_style,
     _locked,
     _pagination,
+    _Scan,
     _title_and_topic,
     declared_timezone,
 )
@@ -79,14 +80,12 @@ def _parse_topic_page(body, *, url, fetched_at, board_tz, page) -> TopicPage:
     if fetched_at is not None and fetched_at.tzinfo is None:
         raise ParseError("fetched_at must be timezone-aware (the board's clock at fetch, "
                          "e.g. the Date header)", url=url or None)
-    # the zone the page declares stands in its footer: keep the footer when it is wanted
     if page is None or page.body is not body or page.url != url:
         page = PageDoc(body, url)
-    doc, scan, trimmed = page.topic_tree(board_tz is not None)
+    doc = page.tree()
+    scan = _Scan(doc, body)
     style = _detect_style(scan)
     if not style:
-        if trimmed:
-            doc = page.whole()     # classify on the whole page
         raise classify_error_page(doc, url=url)
     if not _complete(body):
         raise ParseError("the page is truncated (no </html>); posts may be missing",
