@@ -249,9 +249,8 @@ def _count(ctx: GameContext, day: int, *, key: str | None, at: datetime) -> list
     else:
         out = []
     if batch is None:
-        waiting = pending_requests(ctx, day)
         t = tally_day(ctx, day, poll=True)          # read fresh from the board
-        waiting = pending_requests(ctx, day)        # the read may have brought more
+        waiting = pending_requests(ctx, day)        # as the read left them
         if key is None and not waiting:
             return out
         board = board_root(ctx, ctx.topic_for_day(day))
