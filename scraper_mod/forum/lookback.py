@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ..errors import ForumError
+from .model import TopicPage
 from .parse import parse_topic_page
 from .parse.topic import parse_forum_page
 from .pm import parse_pm_view
@@ -39,14 +40,22 @@ def _mine(writer: "ForumWriter", author: str | None) -> bool:
     return (author or "").casefold() == (writer.client.username or "").casefold() != ""
 
 
+def _topic_page(writer: "ForumWriter", path: str) -> TopicPage | None:
+    """The topic page at ``path`` as the board shows it now, else None (a look, never an
+    error: what cannot be read is not there)."""
+    try:
+        page = writer.client.get_page(path)
+        return parse_topic_page(page.body, url=page.url, fetched_at=page.fetched_at,
+                                page=page.page)
+    except ForumError:
+        return None
+
+
 def post_by_me(writer: "ForumWriter", post_id: int) -> tuple[int | None, str] | None:
     """(topic id, text) of post ``post_id`` when the board shows it, written by this
     account; else None."""
-    try:
-        page = writer.client.get_page(f"viewtopic.php?p={post_id}")
-        parsed = parse_topic_page(page.body, url=page.url, fetched_at=page.fetched_at,
-                                  page=page.page)
-    except ForumError:
+    parsed = _topic_page(writer, f"viewtopic.php?p={post_id}")
+    if parsed is None:
         return None
     for p in parsed.posts:
         if p.post_id == post_id and _mine(writer, p.author):
@@ -66,13 +75,8 @@ def find_reply(writer: "ForumWriter", topic_id: int, text: str, *,
 
 def first_post(writer: "ForumWriter", topic_id: int) -> tuple[int, str, str] | None:
     """(post id, author, text) of a topic's first post, else None."""
-    try:
-        page = writer.client.get_page(f"viewtopic.php?t={topic_id}")
-        parsed = parse_topic_page(page.body, url=page.url, fetched_at=page.fetched_at,
-                                  page=page.page)
-    except ForumError:
-        return None
-    if not parsed.posts or parsed.page > 1:
+    parsed = _topic_page(writer, f"viewtopic.php?t={topic_id}")
+    if parsed is None or not parsed.posts or parsed.page > 1:
         return None
     p = min(parsed.posts, key=lambda x: x.post_id)
     return p.post_id, p.author, p.text
