@@ -15,7 +15,7 @@ The pages are every saved topic page under ``fixtures/phpbb/`` (or ``--pages``) 
 3.3.15: prosilver and the subSilver2 port, board languages en and ru, absolute and relative
 dates. Each page is parsed from the same bytes by three candidates, rounds interleaved:
 
-* the parser, ``scraper_mod.forum.parse.parse_topic_page``;
+* the parser, ``scraper_mod.forum.phpbb.parse.parse_topic_page``;
 * (a) a naive extractor of the same fields written here the way a typical hand-written scraper
   is: BeautifulSoup with the ``html.parser`` backend, CSS selectors, ``decompose()`` of quotes;
 * (b) the bare ``lxml.html.fromstring`` of the bytes: the floor no lxml-based parser can beat.
@@ -213,7 +213,7 @@ def run(args, report: Report) -> None:
         raise CannotRun(f"no phpBB 3.3.15 topic pages under {root} (PARSER copies them to "
                         "fixtures/phpbb/; or give --pages DIR)")
     need("bs4", "the naive baseline needs beautifulsoup4: pip install -e '.[bench]'")
-    parser_mod = need("scraper_mod.forum.parse", "PARSER owns parse_topic_page")
+    parser_mod = need("scraper_mod.forum.phpbb.parse", "PARSER owns parse_topic_page")
     parse_topic_page = parser_mod.parse_topic_page
 
     def parse(page: Page):

@@ -70,7 +70,7 @@ def build_game(folder: Path, *, days: int, players_n: int, posts_per_day: int,
                seed: int = 7) -> dict:
     """Write game.toml and state.sqlite3 under ``folder``; returns the script's facts."""
     lb = need("scraper_mod.demo.localboard", "CLIENT owns LocalBoard")
-    parser = need("scraper_mod.forum.parse", "PARSER owns parse_topic_page")
+    parser = need("scraper_mod.forum.phpbb.parse", "PARSER owns parse_topic_page")
     poller = need("scraper_mod.forum.poller", "CLIENT owns canonical_topic_url")
     from scraper_mod.game.context import open_game
 

@@ -71,7 +71,7 @@ def _move_letters(rng: random.Random, players, alive: list[str], n: int) -> list
 def build_game(folder: Path, *, players_n: int, posts: int, moves: int, seed: int = 17) -> dict:
     """Write game.toml and state.sqlite3 under ``folder``: day 1's topic and its letters."""
     lb = need("scraper_mod.demo.localboard", "LocalBoard renders the pages")
-    parser = need("scraper_mod.forum.parse", "the parser stores the versions")
+    parser = need("scraper_mod.forum.phpbb.parse", "the parser stores the versions")
     poller = need("scraper_mod.forum.poller", "canonical_topic_url")
     from scraper_mod.game.context import open_game
 

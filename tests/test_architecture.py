@@ -74,7 +74,7 @@ def test_rules_import_nothing_of_the_project_but_rules_and_errors():
 def test_rules_and_game_know_no_forum_engine():
     """Issue 31: the rules core and the services run on any engine: nothing of an engine's
     adapter (forum/smf/, forum/phpbb_board.py) is imported in rules/ or game/."""
-    engine_mods = ("scraper_mod.forum.smf", "scraper_mod.forum.phpbb_board")
+    engine_mods = ("scraper_mod.forum.smf", "scraper_mod.forum.phpbb.board")
     bad = []
     for path in _modules(PACKAGE / "rules") + _modules(PACKAGE / "game"):
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
@@ -83,7 +83,7 @@ def test_rules_and_game_know_no_forum_engine():
     assert bad == []
     seam = PACKAGE / "forum" / "engine.py"      # the walk sees such imports where they are
     mods = {m for _, m in _project_imports(seam, ast.parse(seam.read_text("utf-8")))}
-    assert {"scraper_mod.forum.smf.board", "scraper_mod.forum.phpbb_board"} <= mods
+    assert {"scraper_mod.forum.smf.board", "scraper_mod.forum.phpbb.board"} <= mods
 
 
 def test_the_walk_resolves_relative_imports(tmp_path):

@@ -63,7 +63,7 @@ def _is_url(s: str) -> bool:
 
 
 def _read(args, tz: ZoneInfo) -> list[TopicPage]:
-    from ..forum.parse import parse_topic_file
+    from scraper_mod.forum.phpbb.parse import parse_topic_file
 
     pages: list[TopicPage] = []
     urls = [s for s in args.sources if _is_url(s)]
@@ -74,7 +74,7 @@ def _read(args, tz: ZoneInfo) -> list[TopicPage]:
         from ..forum.client import ForumClient
         from ..forum.poller import fetch_topic
         url = urls[0]
-        from ..forum.links import topic_root
+        from scraper_mod.forum.phpbb.links import topic_root
         root = topic_root(url)      # phpBB: …/ before viewtopic.php; SMF: …/index.php?
         client = ForumClient(base_url=root.removesuffix("index.php?") if root else url,
                              username=args.username, min_delay=args.min_delay)

@@ -2,8 +2,8 @@
 
 ``Board`` is the interface an engine's adapter gives (phpBB 3.3: the modules of forum/ today;
 SMF 2.1: forum/smf/board.py's ``SmfBoard``). What it returns is engine-neutral:
-forum/model.py's ``TopicPage``/``Post``, forum/feed.py's ``FeedEntry``, forum/pm.py's
-``PmSummary``/``PrivateMessage``, forum/writer.py's ``Posted``; so the poller, the rules and
+forum/model.py's ``TopicPage``/``Post``, forum/feed.py's ``FeedEntry``, forum/pms.py's
+``PmSummary``/``PrivateMessage``, forum/posting.py's ``Posted``; so the poller, the rules and
 the store read every engine alike. ``rules/`` and ``game/`` import nothing of an engine.
 
 ``[forum] engine = "phpbb" | "smf"`` names the engine; ``detect_engine`` tells it from the
@@ -17,19 +17,21 @@ from datetime import datetime, tzinfo
 from typing import Callable, Literal, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
+from scraper_mod.forum.html import MOSCOW
+from scraper_mod.forum.phpbb.board import PhpbbBoard, phpbb_topic_key
+from scraper_mod.forum.phpbb.pm import parse_pm_view
+from scraper_mod.forum.phpbb.writer import forum_id_of as phpbb_forum_id
+from scraper_mod.forum.phpbb.writer import topic_id_of as phpbb_topic_id
+from scraper_mod.forum.pms import PmRowProblem, PmSummary, PrivateMessage
+from scraper_mod.forum.posting import Posted
+
 from ..errors import ForumError
 from .client import FetchResult, ForumClient
 from .feed import FeedEntry
 from .model import TopicPage
-from .parse.html import MOSCOW
-from .phpbb_board import PhpbbBoard, phpbb_topic_key
-from .pm import PmRowProblem, PmSummary, PrivateMessage, parse_pm_view
 from .smf.board import SmfBoard
 from .smf.links import is_smf_url, smf_board_id, smf_topic_id, smf_topic_key
 from .smf.parse import parse_smf_pm
-from .writer import Posted
-from .writer import forum_id_of as phpbb_forum_id
-from .writer import topic_id_of as phpbb_topic_id
 
 Engine = Literal["phpbb", "smf"]
 ENGINES: tuple[Engine, ...] = ("phpbb", "smf")

@@ -12,6 +12,9 @@ from urllib.parse import urljoin
 import lxml.html
 from lxml import etree
 
+from scraper_mod.forum.phpbb.parse.doc import PageDoc
+from scraper_mod.forum.phpbb.parse.kinds import classify_error_page
+
 from ..errors import (
     BoardDisabledError,
     FetchError,
@@ -20,8 +23,6 @@ from ..errors import (
     ParseError,
     TopicNotFoundError,
 )
-from .parse.doc import PageDoc
-from .parse.kinds import classify_error_page
 
 
 @dataclass(frozen=True)

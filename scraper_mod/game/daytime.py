@@ -35,8 +35,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from scraper_mod.forum.phpbb.links import post_link
+
 from ..errors import MailboxError, ScraperModError
-from ..forum.links import post_link
 from ..forum.model import Post
 from ..forum.poller import canonical_topic_url, stored_posts
 from ..posts.dayfolder import write_atomic

@@ -8,7 +8,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..forum.links import post_link
+from scraper_mod.forum.phpbb.links import post_link
+
 from ..rules.house import HOUSE_REASONS
 from ..rules.model import Vote
 

@@ -24,9 +24,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import cast
 
+from scraper_mod.forum.posting import plain
+
 from ..errors import ConfigError, FetchError, ScraperModError
 from ..forum.engine import Board
-from ..forum.lookback import plain
 from ..posts.dayfolder import day_start_file, write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename

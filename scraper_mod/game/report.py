@@ -10,7 +10,8 @@ from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping
 from zoneinfo import ZoneInfo
 
-from ..forum.links import post_link, topic_root
+from scraper_mod.forum.phpbb.links import post_link, topic_root
+
 from ..posts.render import bbcode_inert
 from ..rules.model import DayResult, Move, Role, RuleOptions, Vote
 from ..rules.randomlist import commitment_text

@@ -31,8 +31,9 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Sequence
 
+from scraper_mod.forum.phpbb.links import post_link
+
 from ..errors import RulesError, StorageError
-from ..forum.links import post_link
 from ..posts.preview import preview_files
 from ..rules.house import remove_non_voters
 from ..rules.model import DayResult, Move

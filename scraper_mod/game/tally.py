@@ -20,8 +20,9 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from scraper_mod.forum.phpbb.links import post_link, topic_root
+
 from ..errors import ConfigError, ForumError, RulesError
-from ..forum.links import post_link, topic_root
 from ..forum.poller import PollReport, canonical_topic_url, deadline_posts, stored_posts
 from ..morphology import inflect
 from ..posts.plural import plural_ru

@@ -52,10 +52,11 @@ from pathlib import Path
 from typing import cast
 from zoneinfo import ZoneInfo
 
+from scraper_mod.forum.pms import PmRowProblem, PmSummary, PrivateMessage
+
 from ..errors import ForumError, LoginRequiredError, MailboxError
 from ..forum.client import ForumClient
 from ..forum.engine import Board, open_board
-from ..forum.pm import PmRowProblem, PmSummary, PrivateMessage
 from ..forum.session import scrub_body
 from ..store import Store
 from .capped import MAX_MESSAGE_SIZE, add_capped, read_capped

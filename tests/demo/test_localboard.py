@@ -25,7 +25,7 @@ from scraper_mod.errors import (
     TopicNotFoundError,
 )
 from scraper_mod.forum.client import ForumClient, find_login_form
-from scraper_mod.forum.parse import parse_forum_page, parse_topic_page
+from scraper_mod.forum.phpbb.parse import parse_forum_page, parse_topic_page
 
 MSK = ZoneInfo("Europe/Moscow")
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb"
@@ -398,7 +398,7 @@ def logged_in(board, clock) -> ForumClient:
     ("en", "pm/prosilver-en/inbox_dateformat_D_M_d_Y_g_i_a.html"),
 ])
 def test_pm_pages_parse_as_the_real_ones(language, inbox):
-    from scraper_mod.forum.pm import parse_pm_inbox, parse_pm_view
+    from scraper_mod.forum.phpbb.pm import parse_pm_inbox, parse_pm_view
     _truth()
     clock = FakeClock(FETCHED)
     real_inbox = find_fixture(inbox)

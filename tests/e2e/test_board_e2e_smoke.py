@@ -6,7 +6,7 @@ from __future__ import annotations
 import requests
 from conftest import GAME_FORUM_ID
 
-from scraper_mod.forum.parse import parse_topic_page
+from scraper_mod.forum.phpbb.parse import parse_topic_page
 
 
 def test_real_board_serves_a_post_written_through_its_forms(real_board):

@@ -21,8 +21,9 @@ from conftest import GAME_FORUM_ID
 from scraper_mod.errors import FetchError
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.fetched import FetchResult
-from scraper_mod.forum.pm import read_pm_inbox
-from scraper_mod.forum.writer import ForumWriter, PostRefused
+from scraper_mod.forum.phpbb.pm import read_pm_inbox
+from scraper_mod.forum.phpbb.writer import ForumWriter
+from scraper_mod.forum.posting import PostRefused
 
 
 def host_writer(board) -> ForumWriter:

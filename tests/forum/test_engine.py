@@ -12,7 +12,7 @@ import responses
 from scraper_mod.errors import ConfigError, ForumError
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.engine import Board, detect_engine, engine_of, open_board
-from scraper_mod.forum.phpbb_board import PhpbbBoard
+from scraper_mod.forum.phpbb.board import PhpbbBoard
 from scraper_mod.forum.smf.board import SmfBoard
 from scraper_mod.game.config import load_game
 

@@ -25,7 +25,7 @@ from scraper_mod.forum.engine import (
     topic_id_of,
     topic_key,
 )
-from scraper_mod.forum.links import post_link, topic_root
+from scraper_mod.forum.phpbb.links import post_link, topic_root
 from scraper_mod.forum.poller import canonical_topic_url, poll_topic, read_at_deadline
 from scraper_mod.moves.sources import ForumPmSource, PhpbbPmSource
 from scraper_mod.store import Store
@@ -171,6 +171,6 @@ topic = "{BASE}index.php?topic=2.0"
 
 
 def test_a_text_sent_is_known_on_the_board_whatever_the_tags_left_as_spacing():
-    from scraper_mod.forum.lookback import same_text
+    from scraper_mod.forum.posting import same_text
     assert same_text("[b]Ваша проверка[/b]: Маша_2 — мафия.", "Ваша проверка: Маша_2 — мафия.")
     assert not same_text("[b]Ваша проверка[/b]: Кот — мирный.", "Ваша проверка: Маша_2 — мафия.")

@@ -18,7 +18,8 @@ import pytest
 import responses
 
 from scraper_mod.forum.client import ForumClient
-from scraper_mod.forum.writer import ForumWriter, PostRefused
+from scraper_mod.forum.phpbb.writer import ForumWriter
+from scraper_mod.forum.posting import PostRefused
 
 ANSWERS = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb" / "answers"
 BOARD = "http://127.0.0.1:18926/"      # the address the saved topic page was served from

@@ -13,7 +13,7 @@ from scraper_mod.errors import (
     ParseError,
     TopicNotFoundError,
 )
-from scraper_mod.forum.parse import parse_forum_page, parse_topic_page
+from scraper_mod.forum.phpbb.parse import parse_forum_page, parse_topic_page
 
 REAL = [
     ("prosilver-ru", "guest_viewtopic_t9999_not_found.html", TopicNotFoundError,

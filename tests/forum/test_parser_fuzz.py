@@ -9,7 +9,7 @@ from test_parser_helpers import OTHER, page
 
 from scraper_mod.errors import ForumError
 from scraper_mod.forum.model import TopicPage
-from scraper_mod.forum.parse import parse_forum_page, parse_topic_page
+from scraper_mod.forum.phpbb.parse import parse_forum_page, parse_topic_page
 
 PAGES = [page(f, n) for f, n in [
     ("prosilver-ru", "guest_viewtopic_t4_start0.html"),
@@ -101,7 +101,7 @@ PM_PAGES = [page(f, n) for f, n in [("pm/prosilver-ru", "inbox.html"),
 
 @pytest.mark.parametrize("i", range(len(PM_PAGES)))
 def test_pm_pages_truncated_at_every_1000_bytes(i):
-    from scraper_mod.forum.pm import parse_pm_inbox, parse_pm_view
+    from scraper_mod.forum.phpbb.pm import parse_pm_inbox, parse_pm_view
     body, url, fetched_at = PM_PAGES[i]
     fn = parse_pm_inbox if "inbox" in url else parse_pm_view
     for cut in range(0, len(body), 1000):
@@ -114,7 +114,7 @@ def test_pm_pages_truncated_at_every_1000_bytes(i):
 @settings(max_examples=40, deadline=None)
 @given(i=st.integers(0, len(PM_PAGES) - 1), data=st.data())
 def test_pm_pages_byte_flips(i, data):
-    from scraper_mod.forum.pm import parse_pm_inbox, parse_pm_view
+    from scraper_mod.forum.phpbb.pm import parse_pm_inbox, parse_pm_view
     body, url, fetched_at = PM_PAGES[i]
     fn = parse_pm_inbox if "inbox" in url else parse_pm_view
     b = bytearray(body)

@@ -8,7 +8,7 @@ import pytest
 from test_parser_helpers import page
 
 from scraper_mod.forum.model import Hidden
-from scraper_mod.forum.parse import parse_topic_page
+from scraper_mod.forum.phpbb.parse import parse_topic_page
 
 ORIGINAL = '<div class="content">Всем привет! Первый день, голосуем наугад?</div>'
 

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scraper_mod.forum.parse import declared_timezone, parse_topic_page
+from scraper_mod.forum.phpbb.parse import declared_timezone, parse_topic_page
 
 PHPBB = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb"
 _spec = importlib.util.spec_from_file_location("derive_moved_notice",

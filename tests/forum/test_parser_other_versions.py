@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from test_parser_helpers import OTHER
 
-from scraper_mod.forum.parse import declared_timezone, parse_topic_file, parse_topic_page
+from scraper_mod.forum.phpbb.parse import declared_timezone, parse_topic_file, parse_topic_page
 
 EN_12H = "%a %b %d, %Y %I:%M %p"
 PLUS1 = timezone(timedelta(hours=1))

@@ -11,7 +11,7 @@ from datetime import timedelta, timezone
 import pytest
 from test_parser_helpers import BOARD, V33, moscow, page, truth
 
-from scraper_mod.forum.parse import parse_forum_page, parse_topic_file, parse_topic_page
+from scraper_mod.forum.phpbb.parse import parse_forum_page, parse_topic_file, parse_topic_page
 
 TRUTH = truth()["topic"]
 POSTS = TRUTH["posts"]

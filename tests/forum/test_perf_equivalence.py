@@ -29,8 +29,9 @@ from scraper_mod.forum.fetched import (
     find_login_form,
     page_error,
 )
+from scraper_mod.forum.html import parse_html
 from scraper_mod.forum.model import post_from_json
-from scraper_mod.forum.parse import classify_error_page, parse_html, parse_topic_page
+from scraper_mod.forum.phpbb.parse import classify_error_page, parse_topic_page
 from scraper_mod.forum.session import _SID_INPUT_B, _SID_INPUT_B2, scrub_body
 from scraper_mod.game import intake
 from scraper_mod.rules.model import Player

@@ -8,7 +8,7 @@ import pytest
 from test_parser_helpers import BOARD, moscow, page, truth
 
 from scraper_mod.errors import LoginRequiredError, NotPhpbbError, ParseError
-from scraper_mod.forum.pm import parse_pm_inbox, parse_pm_view
+from scraper_mod.forum.phpbb.pm import parse_pm_inbox, parse_pm_view
 
 PM = truth()["pm"]
 MSGS = {m["msg_id"]: m for m in PM["messages"]}

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from scraper_mod.forum.client import find_login_form
-from scraper_mod.forum.pm import parse_pm_view
+from scraper_mod.forum.phpbb.pm import parse_pm_view
 from scraper_mod.forum.session import scrub_body, scrub_url
 
 PM = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb" / "phpbb-3.3.15" / "pm" / \

@@ -15,7 +15,7 @@ import pytest
 from scraper_mod.errors import ForumError, ParseError
 from scraper_mod.forum.engine import detect_engine
 from scraper_mod.forum.feed import parse_topic_feed
-from scraper_mod.forum.parse.html import MOSCOW
+from scraper_mod.forum.html import MOSCOW
 from scraper_mod.forum.smf.parse import (
     parse_smf_pm_list,
     parse_smf_pms,

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from scraper_mod.forum.client import FetchResult
-from scraper_mod.forum.writer import (
+from scraper_mod.forum.phpbb.writer import (
     _refresh_url,
     board_message,
     classify_refusal,
     forum_id_of,
-    read_form,
     topic_id_of,
 )
+from scraper_mod.forum.posting import read_form
 
 ANSWERS = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb" / "answers"
 BOARD = "http://127.0.0.1:8291/"

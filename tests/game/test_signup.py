@@ -257,7 +257,7 @@ def test_host_posts_never_count_and_late_withdrawals_do():
 def test_an_empty_forum_is_no_topic_not_an_unreadable_page():
     """Day 1's forum at the game's start holds no topic yet (phpBB 3.3.15, prosilver): the
     daemon looks for day 1's topic there before opening it."""
-    from scraper_mod.forum.parse import parse_forum_page
+    from scraper_mod.forum.phpbb.parse import parse_forum_page
     body = (FIXTURE / "empty-forum.html").read_bytes()
     assert parse_forum_page(body, url=BASE + "viewforum.php?f=3") == []
     with pytest.raises(Exception, match="truncated|no posts"):

@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.forum.parse import parse_topic_page
+from scraper_mod.forum.phpbb.parse import parse_topic_page
 from scraper_mod.game.tally import tally_day
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from servers.movegame import make_game, msk
 from test_moves_pm import BASE, DATE, client, page
 
 from scraper_mod.clock import FakeClock
-from scraper_mod.forum.pm import read_pm_inbox
+from scraper_mod.forum.phpbb.pm import read_pm_inbox
 from scraper_mod.game.context import open_game
 from scraper_mod.game.intake import day_moves, poll_moves
 from scraper_mod.moves.sources import PhpbbPmSource

@@ -16,7 +16,7 @@ import pytest
 
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.errors import RulesError
-from scraper_mod.forum.parse import parse_topic_page
+from scraper_mod.forum.phpbb.parse import parse_topic_page
 from scraper_mod.rules.model import MoveKind, Player, Role, RuleOptions, Vote
 from scraper_mod.rules.moves import MoveRequest, judge_moves, orders_from_moves
 from scraper_mod.rules.names import NameIndex

@@ -18,7 +18,7 @@ import pytest
 
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.forum.model import Colored, Hidden, Post
-from scraper_mod.forum.parse import parse_topic_page
+from scraper_mod.forum.phpbb.parse import parse_topic_page
 from scraper_mod.rules.colors import is_vote_color, normalize_color
 from scraper_mod.rules.model import RuleOptions
 from scraper_mod.rules.tally import count_votes

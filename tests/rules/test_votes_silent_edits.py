@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from scraper_mod.demo.localboard import LocalBoard
-from scraper_mod.forum.parse import parse_topic_page
+from scraper_mod.forum.phpbb.parse import parse_topic_page
 from scraper_mod.rules.votes import extract_votes
 
 MSK = ZoneInfo("Europe/Moscow")

@@ -29,14 +29,14 @@ from datetime import datetime, tzinfo
 from typing import Callable
 from urllib.parse import urljoin
 
+from scraper_mod.forum.html import MOSCOW, _norm, _tc, parse_html
+from scraper_mod.forum.pms import PmRowProblem, PmSummary, PrivateMessage
+from scraper_mod.forum.posting import Posted, PostRefused, read_form, same_text
+
 from ...errors import FetchError, ForumError, LoginRequiredError, TopicNotFoundError
 from ..client import PASSWORD_ENV, FetchResult, ForumClient
 from ..feed import FeedEntry, parse_topic_feed
-from ..lookback import same_text
 from ..model import Post, TopicPage
-from ..parse.html import MOSCOW, _norm, _tc, parse_html
-from ..pm import PmRowProblem, PmSummary, PrivateMessage
-from ..writer import Posted, PostRefused, read_form
 from .links import smf_board_id, smf_topic_id, smf_topic_key
 from .parse import (
     PER_PAGE,

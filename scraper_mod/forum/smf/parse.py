@@ -29,12 +29,13 @@ from typing import Any, Callable
 
 from lxml import etree
 
+from scraper_mod.forum.html import MOSCOW, _complete, _norm, _tc, parse_html
+from scraper_mod.forum.markup import walk_body
+from scraper_mod.forum.pms import PmSummary, PrivateMessage
+
 from ...errors import ForumError, LoginRequiredError, ParseError, TopicNotFoundError
 from ..dates import DateParseError, TimeRange, parse_shown_date
 from ..model import Post, TopicPage
-from ..parse.html import MOSCOW, _complete, _norm, _tc, parse_html
-from ..parse.markup import walk_body
-from ..pm import PmSummary, PrivateMessage
 
 __all__ = ["parse_smf_topic_page", "parse_smf_pm_list", "parse_smf_pms", "smf_msg_id",
            "page_error", "PER_PAGE", "strip_session", "parse_smf_pm"]

@@ -9,7 +9,7 @@ link posts on either engine without knowing which).
 
 from __future__ import annotations
 
-from .smf.links import is_smf_url
+from scraper_mod.forum.smf.links import is_smf_url
 
 __all__ = ["post_path", "post_link", "topic_root"]
 

@@ -15,8 +15,7 @@ from scraper_mod.errors import (
     ParseError,
     TopicNotFoundError,
 )
-
-from .html import _norm, _tc
+from scraper_mod.forum.html import _norm, _tc
 
 # ---------------------------------------------------------------- page kinds
 

@@ -7,14 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from scraper_mod.forum.html import _RE_P_PARAM, _int_param, _norm, _tc
 from scraper_mod.forum.model import Colored, Hidden
-
-from .html import (
-    _RE_P_PARAM,
-    _int_param,
-    _norm,
-    _tc,
-)
 
 _RE_COLOR_DECL = re.compile(r"(?:^|;)\s*color\s*:\s*([^;]+)", re.I)
 _RE_BOLD_DECL = re.compile(r"font-weight\s*:\s*(bold|bolder|[6-9]00)", re.I)

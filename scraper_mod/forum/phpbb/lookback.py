@@ -9,31 +9,17 @@ an older PM of the same subject, never is.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
-from ..errors import ForumError
-from .model import TopicPage
-from .parse import parse_topic_page
-from .parse.topic import parse_forum_page
-from .pm import parse_pm_view
+from scraper_mod.errors import ForumError
+from scraper_mod.forum.model import TopicPage
+from scraper_mod.forum.phpbb.parse import parse_topic_page
+from scraper_mod.forum.phpbb.parse.topic import parse_forum_page
+from scraper_mod.forum.phpbb.pm import parse_pm_view
+from scraper_mod.forum.posting import same_text
 
 if TYPE_CHECKING:
-    from .writer import ForumWriter
-
-
-def plain(text: str) -> str:
-    """A post's words without BBCode and spacing, to match a source with the board's text."""
-    text = re.sub(r"\[/?[a-zA-Z*][^\]]*\]", " ", text)
-    return " ".join(text.split())
-
-
-def same_text(source: str, on_board: str) -> bool:
-    """The board shows the text that was sent (its first 120 plain characters, spacing left
-    out: «[b]Итоги[/b]: …» is shown «Итоги: …», its tags taken out leave «Итоги : …»)."""
-    a, b = "".join(plain(source).split()), "".join(plain(on_board).split())
-    n = min(len(a), len(b), 120)
-    return n > 0 and a[:n] == b[:n]
+    from scraper_mod.forum.phpbb.writer import ForumWriter
 
 
 def _mine(writer: "ForumWriter", author: str | None) -> bool:

@@ -3,7 +3,7 @@ are (``ForumClient``, ``ForumWriter``, the page, feed and PM parsers), nothing r
 
 The poller, the publisher, the PM move source and the daemon reach phpBB through it; what is
 phpBB's own (``viewtopic.php?t=N`` addresses, the ``style`` kept on page URLs, the topic feed
-a prosilver page advertises or 3.0/3.1's guessed one, crash recovery by ``forum/lookback.py``)
+a prosilver page advertises or 3.0/3.1's guessed one, crash recovery by ``forum/phpbb/lookback.py``)
 stays here.
 """
 
@@ -13,23 +13,19 @@ from datetime import datetime, tzinfo
 from typing import Callable
 from urllib.parse import parse_qs, urlencode, urljoin, urlsplit, urlunsplit
 
-from ..errors import ForumError
-from .client import FetchResult, ForumClient
-from .feed import FeedEntry, advertised_feed_url, feed_url_for, parse_topic_feed
-from .links import post_path
-from .lookback import find_pm, find_reply, find_topic
-from .model import TopicPage
-from .parse import MOSCOW, parse_topic_page
-from .parse.topic import parse_forum_page
-from .pm import (
-    PmRowProblem,
-    PmSummary,
-    PrivateMessage,
-    parse_pm_inbox,
-    parse_pm_view,
-    read_pm_inbox,
-)
-from .writer import ForumWriter, Posted, forum_id_of, topic_id_of
+from scraper_mod.errors import ForumError
+from scraper_mod.forum.client import FetchResult, ForumClient
+from scraper_mod.forum.feed import FeedEntry, advertised_feed_url, feed_url_for, parse_topic_feed
+from scraper_mod.forum.html import MOSCOW
+from scraper_mod.forum.model import TopicPage
+from scraper_mod.forum.phpbb.links import post_path
+from scraper_mod.forum.phpbb.lookback import find_pm, find_reply, find_topic
+from scraper_mod.forum.phpbb.parse import parse_topic_page
+from scraper_mod.forum.phpbb.parse.topic import parse_forum_page
+from scraper_mod.forum.phpbb.pm import parse_pm_inbox, parse_pm_view, read_pm_inbox
+from scraper_mod.forum.phpbb.writer import ForumWriter, forum_id_of, topic_id_of
+from scraper_mod.forum.pms import PmRowProblem, PmSummary, PrivateMessage
+from scraper_mod.forum.posting import Posted
 
 _KEEP_PARAMS = ("style",)  # query parameters worth keeping when fetching (not in the key)
 

@@ -13,9 +13,8 @@ from scraper_mod.errors import (
     ParseError,
 )
 from scraper_mod.forum.dates import DateParseError, parse_shown_date
-
-from .html import _norm, _tc
-from .markup import _NOTICE_MARK
+from scraper_mod.forum.html import _norm, _tc
+from scraper_mod.forum.markup import _NOTICE_MARK
 
 # ---------------------------------------------------------------- edit notices
 

@@ -15,8 +15,15 @@ from lxml import etree
 from scraper_mod.errors import (
     ForumError,
 )
-
-from .html import _RE_NUM_ID, _RE_POST_ID, _RE_T_PARAM, _int_param, _norm, _tc, parse_html
+from scraper_mod.forum.html import (
+    _RE_NUM_ID,
+    _RE_POST_ID,
+    _RE_T_PARAM,
+    _int_param,
+    _norm,
+    _tc,
+    parse_html,
+)
 
 # ---------------------------------------------------------------- page-level info
 

@@ -15,8 +15,7 @@ from typing import Any
 from lxml import etree
 
 from scraper_mod.errors import ParseError
-
-from .html import parse_html
+from scraper_mod.forum.html import parse_html
 
 _XML_SPACE = re.compile(r"[ \t\r\n]+")          # XPath normalize-space's whitespace
 _X_CLASS_HAS = etree.XPath("//*[contains(@class, $token)]")

@@ -54,11 +54,16 @@ What a page may lack, and what is returned then:
 
 from __future__ import annotations
 
-from .html import MOSCOW, parse_html
-from .kinds import classify_error_page
-from .markup import BodyParts, color_as_written, walk_body
-from .pages import declared_timezone
-from .topic import TopicLink, parse_forum_page, parse_topic_file, parse_topic_page
+from scraper_mod.forum.html import MOSCOW, parse_html
+from scraper_mod.forum.markup import BodyParts, color_as_written, walk_body
+from scraper_mod.forum.phpbb.parse.kinds import classify_error_page
+from scraper_mod.forum.phpbb.parse.pages import declared_timezone
+from scraper_mod.forum.phpbb.parse.topic import (
+    TopicLink,
+    parse_forum_page,
+    parse_topic_file,
+    parse_topic_page,
+)
 
 __all__ = ["parse_topic_page", "parse_forum_page", "parse_topic_file", "TopicLink",
            "declared_timezone", "parse_html", "classify_error_page", "walk_body", "BodyParts",

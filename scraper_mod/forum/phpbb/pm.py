@@ -18,15 +18,13 @@ than one page of messages lists the first page's rows (phpBB shows the newest fi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any, cast
 from urllib.parse import urljoin
 
 from scraper_mod.errors import ForumError, ParseError
 from scraper_mod.forum.dates import DateParseError, TimeRange, parse_shown_date
-from scraper_mod.forum.model import Precision
-from scraper_mod.forum.parse.html import (
+from scraper_mod.forum.html import (
     _RE_U_PARAM,
     MOSCOW,
     _complete,
@@ -35,11 +33,13 @@ from scraper_mod.forum.parse.html import (
     _tc,
     parse_html,
 )
-from scraper_mod.forum.parse.kinds import classify_error_page
-from scraper_mod.forum.parse.markup import walk_body
+from scraper_mod.forum.markup import walk_body
+from scraper_mod.forum.phpbb.parse.kinds import classify_error_page
 
 __all__ = ["PmRowProblem", "PmSummary", "PrivateMessage", "parse_pm_inbox", "parse_pm_view",
            "read_pm_inbox"]
+
+from scraper_mod.forum.pms import PmRowProblem, PmSummary, PrivateMessage
 
 _RE_MSG_PARAM = re.compile(r"[?&;](?:amp;)?p=(\d{1,12})")
 _RE_REPORT = re.compile(r"/pm/(\d{1,12})/report")
@@ -48,51 +48,6 @@ _LABELS = {
     "from": ("от:", "from:", "автор:", "author:"),
     "subject": ("тема сообщения:", "subject:", "заголовок:", "тема:"),
 }
-
-
-@dataclass(frozen=True)
-class PmSummary:
-    """One row of the inbox."""
-
-    msg_id: int
-    subject: str
-    author: str
-    author_id: int | None
-    sent_at: datetime            # start of the shown minute (== earliest)
-    earliest: datetime
-    latest: datetime
-    precision: Precision
-    unread: bool
-    url: str                     # the message's view page, absolute when the inbox URL was
-
-
-@dataclass(frozen=True)
-class PmRowProblem:
-    """An inbox row that cannot be read (no sender or date, a date the parser does not
-    know): what of it could be read, why, and the row's text (to store and report)."""
-
-    msg_id: int | None
-    author: str | None
-    reason: str
-    text: str
-
-
-@dataclass(frozen=True)
-class PrivateMessage:
-    """One private message as its view page shows it."""
-
-    msg_id: int
-    author: str
-    author_id: int | None
-    sent_at: datetime            # start of the shown minute (== earliest)
-    earliest: datetime
-    latest: datetime
-    precision: Precision
-    subject: str
-    text: str                    # own text: quotes and signatures removed
-    quoted_msg_ids: tuple[int, ...] = ()
-    bold: tuple[str, ...] = ()
-    url: str = ""
 
 
 def _when(text: str, *, what: str, tz, fetched_at, url) -> TimeRange:

@@ -22,34 +22,21 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
 from typing import Callable
 from urllib.parse import parse_qs, urljoin, urlsplit
 
-import lxml.html
-
-from ..errors import FetchError, ForumError
-from .boardlinks import board_tools, query, same_board
-from .client import PASSWORD_ENV, FetchResult, ForumClient, find_login_form
-from .links import post_path
-from .lookback import find_pm, find_reply, find_topic, first_post, post_by_me, same_text
-from .parse import parse_topic_page
+from scraper_mod.errors import FetchError, ForumError
+from scraper_mod.forum.client import PASSWORD_ENV, FetchResult, ForumClient, find_login_form
+from scraper_mod.forum.phpbb.boardlinks import board_tools, query, same_board
+from scraper_mod.forum.phpbb.links import post_path
+from scraper_mod.forum.phpbb.lookback import find_pm, find_reply, find_topic, first_post, post_by_me
+from scraper_mod.forum.phpbb.parse import parse_topic_page
+from scraper_mod.forum.posting import Form, Posted, PostRefused, html_doc, read_form, same_text
 
 log = logging.getLogger(__name__)
 
 FORM_AGE = 1.1        # seconds a form must be old before phpBB takes it
 TRANSIENT_TRIES = 3   # a flood/expired-form/5xx refusal is tried again this many times
-
-
-class PostRefused(ForumError):
-    """The board refused a post, an edit, a PM or a lock; ``kind`` says why, ``transient``
-    whether the same request may succeed later with a fresh form."""
-
-    def __init__(self, kind: str, message: str, *, url: str, hint: str = "",
-                 transient: bool = False) -> None:
-        self.kind = kind
-        self.transient = transient
-        super().__init__(message, url=url, hint=hint)
 
 
 # phpBB's own English and Russian wording (language/*/posting.php, common.php, ucp.php)
@@ -84,24 +71,9 @@ _REFUSALS: list[tuple[str, re.Pattern, str, bool]] = [
 ]
 
 
-@dataclass(frozen=True)
-class Posted:
-    """What the board answered to a post or a PM: its id and its URL."""
-
-    id: int | None
-    url: str | None
-
-
-def _doc(body: bytes):
-    try:
-        return lxml.html.document_fromstring(body) if body and body.strip() else None
-    except (ValueError, lxml.etree.ParserError):
-        return None
-
-
 def board_message(body: bytes) -> str:
     """The text phpBB shows for an answer: a form's ``.error`` or the message box."""
-    doc = _doc(body)
+    doc = html_doc(body)
     if doc is None:
         return ""
     parts = []
@@ -148,40 +120,13 @@ def _look(probe: Probe | None, fields: dict[str, str], what: str) -> Posted | No
     return found
 
 
-@dataclass
-class _Form:
-    action: str
-    fields: dict[str, str]
-
-
-def read_form(result: FetchResult, form_id: str = "postform") -> _Form | None:
-    """A form's action and the fields a browser would send (hidden, text, textarea)."""
-    doc = _doc(result.body)
-    if doc is None:
-        return None
-    forms = doc.xpath(f"//form[@id='{form_id}']")
-    if not forms:
-        return None
-    f = forms[0]
-    fields: dict[str, str] = {}
-    for inp in f.xpath(".//input[@name]"):
-        kind = (inp.get("type") or "text").lower()
-        if kind in ("hidden", "text"):
-            fields[inp.get("name")] = inp.get("value", "")
-        elif kind == "checkbox" and inp.get("checked") is not None:
-            fields[inp.get("name")] = inp.get("value", "on")
-    for ta in f.xpath(".//textarea[@name]"):
-        fields[ta.get("name")] = ta.text or ""
-    return _Form(action=urljoin(result.url, f.get("action") or result.url), fields=fields)
-
-
 def _post_id(location: str) -> int | None:
     m = re.search(r"[?&]p=(\d+)", location or "")
     return int(m.group(1)) if m else None
 
 
 def _refresh_url(result: FetchResult) -> str | None:
-    doc = _doc(result.body)
+    doc = html_doc(result.body)
     if doc is None:
         return None
     for meta in doc.xpath("//meta[@http-equiv='refresh']"):
@@ -232,7 +177,7 @@ class ForumWriter:
         self._logged_in = True
 
     # -- the form round trip ---------------------------------------------------------------
-    def _get_form(self, url: str, what: str, form_id: str = "postform") -> tuple[FetchResult, _Form]:
+    def _get_form(self, url: str, what: str, form_id: str = "postform") -> tuple[FetchResult, Form]:
         page = self.client.get(url)
         if find_login_form(page.body, url=page.url, page=page.page) is not None and \
                 self.client.can_login:
@@ -456,7 +401,7 @@ class ForumWriter:
         out = []
         for folder in ("outbox", "sentbox"):
             page = self.client.get(f"ucp.php?i=pm&folder={folder}")
-            doc = _doc(page.body)
+            doc = html_doc(page.body)
             if doc is None:
                 continue
             for row in doc.xpath("//ul[contains(@class,'topiclist')]/li[contains(@class,'row')]"):
@@ -509,7 +454,7 @@ class ForumWriter:
         (same host), about that one topic and the lock, before it is sent."""
         self.ensure_login()
         page = self.client.get(f"viewtopic.php?t={topic_id}")
-        doc = _doc(page.body)
+        doc = html_doc(page.body)
         tools = board_tools(doc, action="lock") if doc is not None else []
         if not tools:
             if doc is not None and board_tools(doc, action="unlock"):

@@ -10,11 +10,10 @@ from scraper_mod.errors import (
     ParseError,
 )
 from scraper_mod.forum.dates import DateParseError, TimeRange, parse_shown_date
+from scraper_mod.forum.html import _RE_NUM_ID, _RE_POST_ID, _RE_U_PARAM, _int_param, _norm, _tc
+from scraper_mod.forum.markup import _NOTICE_MARK, BodyParts, _Walker, walk_body
 from scraper_mod.forum.model import Post
-
-from .edits import _EDIT_MARKERS, _moved_edit, _parse_edit
-from .html import _RE_NUM_ID, _RE_POST_ID, _RE_U_PARAM, _int_param, _norm, _tc
-from .markup import _NOTICE_MARK, BodyParts, _Walker, walk_body
+from scraper_mod.forum.phpbb.parse.edits import _EDIT_MARKERS, _moved_edit, _parse_edit
 
 # ---------------------------------------------------------------- posts: prosilver
 

@@ -13,12 +13,19 @@ from scraper_mod.errors import (
     ForumError,
     ParseError,
 )
+from scraper_mod.forum.html import (
+    _RE_T_PARAM,
+    MOSCOW,
+    _complete,
+    _int_param,
+    _norm,
+    _tc,
+    parse_html,
+)
 from scraper_mod.forum.model import Post, TopicPage
-
-from .doc import PageDoc
-from .html import _RE_T_PARAM, MOSCOW, _complete, _int_param, _norm, _tc, parse_html
-from .kinds import classify_error_page
-from .pages import (
+from scraper_mod.forum.phpbb.parse.doc import PageDoc
+from scraper_mod.forum.phpbb.parse.kinds import classify_error_page
+from scraper_mod.forum.phpbb.parse.pages import (
     _detect_style,
     _locked,
     _pagination,
@@ -26,7 +33,7 @@ from .pages import (
     _title_and_topic,
     declared_timezone,
 )
-from .posts import _prosilver_post, _subsilver_groups, _subsilver_post
+from scraper_mod.forum.phpbb.parse.posts import _prosilver_post, _subsilver_groups, _subsilver_post
 
 
 @dataclass(frozen=True)
