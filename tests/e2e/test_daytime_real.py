@@ -88,6 +88,7 @@ def stop(proc: subprocess.Popen) -> str:
 
 
 def test_counts_reminders_and_alerts_on_the_real_board_never_twice(real_board, tmp_path):
+    """R12.4: counts at the host's times and on «!голоса» within the cooldown, move reminders and the host's alerts, each once (R12.2)."""
     admin = real_board.player("admin")
     day1 = admin.new_topic(GAME_FORUM_ID, "Проверка. День 1", "День 1 начался.")
     admin.new_topic(RESULTS_FORUM_ID, "Проверка. Итоги", "Здесь будут газеты.")

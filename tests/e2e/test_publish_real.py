@@ -122,6 +122,7 @@ def board_counts(board, results: int) -> tuple[int, list[str], dict[str, int]]:
 
 
 def test_an_evening_on_autopilot_on_the_real_board(real_board, tmp_path):
+    """R12.1: on autopilot the host's account posts the newspaper in the results topic, the next day's start and the PMs on the real board."""
     day1, results = play_day_one(real_board)
     deadline = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=6)
     game = write_game(tmp_path / "game", real_board, day1, results, deadline=deadline,

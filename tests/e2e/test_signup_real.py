@@ -80,6 +80,7 @@ def wait_for(predicate, timeout: float) -> bool:
 
 
 def test_sign_up_to_day_one_on_the_real_board(real_board, tmp_path):
+    """R13.1-R13.2: sign-ups read from the real board's topic give the players and the reserve in order."""
     # long: one whole start of a game, step by step on one board
     admin = real_board.player("admin")
     signup = admin.new_topic(SIGNUP_FORUM_ID, "Проверка: запись на игру",

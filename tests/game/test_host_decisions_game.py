@@ -205,7 +205,8 @@ PASSWORD = "host-pw-15"
 
 def test_R11_3_R12_2_a_decision_on_a_published_day_edits_the_posted_newspaper(tmp_path,
                                                                               monkeypatch):
-    """Day 1 is resolved and posted by the autopilot; the host then replaces Маша by Лиса from
+    """R10.3: the edited newspaper names the slot by its new nick and says whom he replaced; the role card goes to the newcomer by PM.
+    Day 1 is resolved and posted by the autopilot; the host then replaces Маша by Лиса from
     12:00 and removes Таня at 19:00 of day 1. Day 1 is resolved again (Таня's 16:00 vote no
     longer counts: 3:3, the random list jails Петя), the posted newspaper is edited in place,
     and Лиса's role card goes out as the board's PM."""

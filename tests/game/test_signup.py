@@ -101,6 +101,7 @@ RESERVE = [ZOYA, "Pilot", "Маша_2", "Ёжик в тумане"]
 
 
 def test_the_whole_topic_gives_the_players_reserve_withdrawn_and_late(board, game, capsys):
+    """R13.2: the first N are the players, the rest the reserve in order; sign-ups after the close are late."""
     code, out, err = run(capsys, "signup", str(game), "--close", CLOSE, "--format", "json")
     assert code == 0, err
     got = json.loads(out)
@@ -188,6 +189,7 @@ def test_write_refuses_look_alike_nicks_without_a_choice(board, game, capsys):
 
 
 def test_replace_from_reserve_takes_the_first_and_the_reserve_shrinks(board, game, capsys):
+    """R13.3: a replacement takes the first reserve player who is not playing; the reserve shrinks."""
     assert run(capsys, "signup", str(game), "--close", CLOSE, "--write",
                "--skip", ZOYA, "--skip", "Kот")[0] == 0
     code, out, err = run(capsys, "deal", str(game))
@@ -235,12 +237,14 @@ def test_configured_marks_replace_the_defaults():
 
 
 def test_a_second_plus_keeps_the_first_place_and_a_return_goes_to_the_end():
+    """R13.2: one place each, the sign-up that still stands; withdrawing and returning goes to the end."""
     got = count_signups([s(1, "A", "+", 0), s(2, "B", "+", 1), s(3, "A", "+", 2),
                          s(4, "C", "+", 3), s(5, "B", "-", 4), s(6, "B", "в игре", 5)], 2)
     assert got.players == ("A", "C") and got.reserve == ("B",) and got.withdrawn == ()
 
 
 def test_a_mark_edited_away_or_deleted_takes_the_sign_up_back():
+    """R13.1: an edited post counts as it stood at its edit time; a deleted one is no sign-up."""
     got = count_signups([s(1, "A", "+", 0), s(2, "B", "+", 1), s(1, "A", "передумал", 2),
                          s(2, "B", "", 3, deleted=True), s(3, "C", "+", 4)], 5)
     assert got.players == ("C",) and got.withdrawn == ()
@@ -248,6 +252,7 @@ def test_a_mark_edited_away_or_deleted_takes_the_sign_up_back():
 
 
 def test_host_posts_never_count_and_late_withdrawals_do():
+    """R13.1: the host's posts never count."""
     got = count_signups([s(1, "H", "+", 0, host=True), s(2, "A", "+", 1), s(3, "B", "+", 2),
                          s(4, "A", "-", 30), s(5, "C", "+", 31)], 1,
                         close=T0 + timedelta(minutes=10))
