@@ -209,3 +209,25 @@ def test_a_long_readme_is_refused():
     assert readme_problems("line\n" * README_MAX_LINES) == []
     assert readme_problems("line\n" * (README_MAX_LINES + 1)) == [
         f"README.md has {README_MAX_LINES + 1} lines (at most {README_MAX_LINES})"]
+
+
+def unnamed_rules(rules_md: str, test_texts: list[str]) -> list[str]:
+    """The numbered rules (``**R5.2**``) of docs/rules.md that no test names (``R5.2`` in a
+    test's name, docstring or comment; ``R5_2`` in a test's name counts too)."""
+    defined = {f"R{n}" for n in _DEFINED_RULE.findall(rules_md)}
+    named = cited_rules(test_texts)
+    named |= {f"R{m[1]}.{m[2]}" for t in test_texts
+              for m in re.finditer(r"R(\d{1,2})_(\d{1,2})(?!\d)", t)}
+    return sorted(defined - named, key=lambda r: [int(x) for x in r[1:].split(".")])
+
+
+def test_every_rule_of_rules_md_is_named_by_a_test():
+    """Every numbered rule the project states in docs/rules.md is named by a test."""
+    tests = [p.read_text(encoding="utf-8") for p in _text_files(ROOT / "tests")
+             if p.suffix == ".py" and p != Path(__file__).resolve()]
+    assert unnamed_rules((DOCS / "rules.md").read_text(encoding="utf-8"), tests) == []
+
+
+def test_an_unnamed_rule_is_found():
+    rules = "## R1. Votes\n- **R1.1** A vote.\n- **R1.2** Another.\n- **R1.3** A third.\n"
+    assert unnamed_rules(rules, ["def test_R1_1_votes(): ...", '"""R1.3: a third"""']) == ["R1.2"]

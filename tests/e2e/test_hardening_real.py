@@ -32,6 +32,7 @@ def host_writer(board) -> ForumWriter:
 
 
 def test_item1_a_players_lock_link_never_drives_the_hosts_account(real_board):
+    """R12.5: a lock link a player wrote never drives the host's account on the real board."""
     admin = real_board.player("admin")
     other = admin.new_topic(GAME_FORUM_ID, "Другая игра. День 3", "Идёт другая игра.")
     day = admin.new_topic(GAME_FORUM_ID, "Проверка. День 1", "День 1 начался.")

@@ -40,7 +40,7 @@ def writer() -> ForumWriter:
 # -- item 1 ----------------------------------------------------------------------------------
 
 def test_a_players_lock_link_in_the_day_topic_is_never_followed():
-    """The saved page: Вася's post in topic 2 links to mcp.php?f=3&t=1&quickmod=1&action=lock
+    """R12.5: the saved page: Вася's post in topic 2 links to mcp.php?f=3&t=1&quickmod=1&action=lock
     (line-wise before the board's own tool). The writer locks topic 2 and nothing else."""
     with responses.RequestsMock(assert_all_requests_are_fired=False) as rsps:
         rsps.add(responses.GET, BOARD + "viewtopic.php?t=2",
