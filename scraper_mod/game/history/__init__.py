@@ -4,10 +4,4 @@
 - ``record``: the record of a finished game, rebuilt from what the game stores;
 - ``oldgame``: the same record from the short file a host writes for an older game;
 - ``stats``: statistics and ratings over every record of a forum; ``statstext`` words them.
-
-``Step`` and ``vote_history`` stay importable from ``game.history`` (the chart's users).
 """
-
-from .daychart import Step, vote_history
-
-__all__ = ["Step", "vote_history"]

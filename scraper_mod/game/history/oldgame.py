@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import ConfigError
-from .record import RECORD_VERSION, ROLE_SIDES, SIDES, side_of
+from .shape import RECORD_VERSION, ROLE_SIDES, SIDES, side_of
 
 __all__ = ["OLD_FILE", "HOWS", "load_old_game", "old_record"]
 

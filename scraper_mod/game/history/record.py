@@ -24,7 +24,6 @@ The record's shape (``RECORD_VERSION`` 1)::
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from datetime import datetime
@@ -32,43 +31,25 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import RulesError, ScraperModError, StorageError
-from ...rules.model import Role, Side
 from ...rules.slots import Book
 from ...rules.state import GameState
 from ..context import GameContext
 from ..slotbook import load_book
 from ..tally import tally_day
+from .shape import (
+    RECORD_FILE,
+    RECORD_VERSION,
+    ROLE_SIDES,
+    SIDES,
+    how_of,
+    record_bytes,
+    side_of,
+)
 
 log = logging.getLogger(__name__)
 
 __all__ = ["RECORD_FILE", "RECORD_VERSION", "SIDES", "ROLE_SIDES", "side_of", "how_of",
            "build_record", "record_bytes", "write_record", "update_record", "finished_day"]
-
-RECORD_FILE = "record.json"
-RECORD_VERSION = 1
-SIDES = ("town", "mafia", "maniac")
-
-#: every role id a record may hold and its side (the winner's words: town | mafia | maniac);
-#: the roles of other houses beside the seed's
-ROLE_SIDES: dict[str, str] = {
-    **{r.value: ("maniac" if r.side is Side.ALONE else r.side.value) for r in Role},
-    "putana": "town", "bodyguard": "town", "lawyer": "mafia", "journalist": "town",
-    "sheriff": "town", "immortal": "town", "mayor": "town", "judge": "town",
-    "kamikaze": "town",
-}
-
-#: a death's cause as the state keeps it -> how the record says it
-_HOW = {"votes": "jailed", "random": "jailed", "host": "removed"}
-
-
-def side_of(role: str) -> str:
-    """The side of a role id (``town`` for a role the table does not know)."""
-    return ROLE_SIDES.get(role, "town")
-
-
-def how_of(by: str) -> str:
-    return _HOW.get(by, by)
-
 
 def finished_day(resolutions: dict[int, dict]) -> int | None:
     """The day whose resolution declared a winner, if any."""
@@ -152,11 +133,6 @@ def build_record(ctx: GameContext) -> dict[str, Any]:
         "language": ctx.game.language, "winner": final["winner"], "decided_day": last,
         "setup": dict(sorted(setup.items())), "players": players, "days": days,
     }
-
-
-def record_bytes(record: dict[str, Any]) -> bytes:
-    """The record's one spelling: the same record gives the same bytes."""
-    return (json.dumps(record, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
 def write_record(folder: Path, record: dict[str, Any]) -> Path:

@@ -23,7 +23,7 @@ from openskill.models import PlackettLuce
 
 from ...errors import ConfigError
 from .oldgame import OLD_FILE, load_old_game
-from .record import RECORD_FILE, ROLE_SIDES, SIDES
+from .shape import RECORD_FILE, ROLE_SIDES, SIDES
 
 __all__ = ["ALIASES_FILE", "Stats", "load_records", "load_aliases", "forum_stats",
            "setup_name"]
@@ -128,7 +128,8 @@ class _Player:
     days_survived: int = 0
     hits: int = 0
     votes: int = 0
-    rating: Any = None
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
     history: list[tuple[str, str, float]] = field(default_factory=list)   # date, title, mu
 
 
@@ -170,7 +171,7 @@ def forum_stats(records: Iterable[dict[str, Any]], aliases: Mapping[str, str] | 
         name = aliases.get(nick.strip().casefold(), nick)
         p = people.get(name)
         if p is None:
-            p = people[name] = _Player(name, rating=model.rating(name=name))
+            p = people[name] = _Player(name, mu=model.mu, sigma=model.sigma)
         return p
 
     titles = []
@@ -214,15 +215,15 @@ def forum_stats(records: Iterable[dict[str, Any]], aliases: Mapping[str, str] | 
         for team in teams.values():
             for p in team:
                 p.history.append((str(rec.get("start", "")), str(rec.get("title", "")),
-                                  round(p.rating.mu, 2)))
+                                  round(p.mu, 2)))
         titles.append((str(rec.get("start", "")), str(rec.get("title", "")), winner))
-    ranked = sorted(people.values(), key=lambda p: (-p.rating.mu, -p.games, p.nick))
+    ranked = sorted(people.values(), key=lambda p: (-p.mu, -p.games, p.nick))
     players = [{
         "nick": p.nick, "games": p.games, "wins": p.wins,
         "by_side": {s: p.by_side[s] for s in SIDES if s in p.by_side},
         "by_role": _in_role_order(p.by_role),
         "days_survived": p.days_survived, "votes_on_mafia": [p.hits, p.votes],
-        "rating": round(p.rating.mu, 2), "rating_sigma": round(p.rating.sigma, 2),
+        "rating": round(p.mu, 2), "rating_sigma": round(p.sigma, 2),
     } for p in ranked]
     return Stats(
         games=len(recs), players=players,
@@ -243,16 +244,14 @@ def _rate(model: PlackettLuce, teams: dict[str, list[_Player]], winner: str) -> 
     sides = []
     for s in order:
         n = len(teams[s])
-        var = sum(p.rating.sigma ** 2 for p in teams[s]) / n
-        sides.append(model.rating(mu=sum(p.rating.mu for p in teams[s]) / n, sigma=var ** 0.5))
+        var = sum(p.sigma ** 2 for p in teams[s]) / n
+        sides.append(model.rating(mu=sum(p.mu for p in teams[s]) / n, sigma=var ** 0.5))
     rated = model.rate([[r] for r in sides], ranks=[0 if s == winner else 1 for s in order])
     for s, before, (after,) in zip(order, sides, rated):
         var = before.sigma ** 2
         for p in teams[s]:
-            share = p.rating.sigma ** 2 / var
-            p.rating = model.rating(mu=p.rating.mu + (after.mu - before.mu) * share,
-                                    sigma=p.rating.sigma * after.sigma / before.sigma,
-                                    name=p.nick)
+            p.mu += (after.mu - before.mu) * p.sigma ** 2 / var
+            p.sigma *= after.sigma / before.sigma
 
 
 def _add(table: dict[str, list[int]], key: str, won: int) -> None:
