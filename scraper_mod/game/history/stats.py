@@ -25,7 +25,7 @@ from ...errors import ConfigError
 from .oldgame import OLD_FILE, load_old_game
 from .shape import RECORD_FILE, ROLE_SIDES, SIDES
 
-__all__ = ["ALIASES_FILE", "Stats", "load_records", "load_aliases", "forum_stats",
+__all__ = ["ALIASES_FILE", "Stats", "load_records", "records_under", "load_aliases", "forum_stats",
            "setup_name"]
 
 ALIASES_FILE = "stats.toml"
@@ -36,20 +36,25 @@ def load_records(folder: str | Path) -> list[dict[str, Any]]:
     """Every record under ``folder`` (a game folder's ``record.json``, else its
     ``record.toml``), in path order; a record of another game folder inside a game folder is
     not looked for. A broken file is one ``ConfigError`` naming it."""
+    return [rec for _, rec in records_under(folder)]
+
+
+def records_under(folder: str | Path) -> list[tuple[Path, dict[str, Any]]]:
+    """``load_records`` with each record's folder."""
     root = Path(folder)
     if not root.is_dir():
         raise ConfigError("not a folder", path=str(root), ru="это не папка",
                           hint="give the folder holding the games' folders")
-    out: list[dict[str, Any]] = []
+    out: list[tuple[Path, dict[str, Any]]] = []
     for dirpath, dirnames, filenames in os.walk(root):
         names = set(filenames)
         dirnames[:] = [] if names & _GAME_FILES else sorted(
             d for d in dirnames if not d.startswith("."))
         here = Path(dirpath)
         if RECORD_FILE in names:
-            out.append(_read_json(here / RECORD_FILE))
+            out.append((here, _read_json(here / RECORD_FILE)))
         elif OLD_FILE in names:
-            out.append(load_old_game(here / OLD_FILE))
+            out.append((here, load_old_game(here / OLD_FILE)))
     return out
 
 
