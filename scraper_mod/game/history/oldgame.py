@@ -27,7 +27,7 @@ from __future__ import annotations
 import tomllib
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ...errors import ConfigError
 from .shape import RECORD_VERSION, ROLE_SIDES, SIDES, side_of
@@ -44,7 +44,8 @@ class _Checker:
     def __init__(self, path: Path) -> None:
         self.path = str(path)
 
-    def fail(self, key: str, message: str, ru: str, hint: str = "", hint_ru: str = ""):
+    def fail(self, key: str, message: str, ru: str, hint: str = "", hint_ru: str = ""
+             ) -> NoReturn:
         raise ConfigError(message, path=self.path, key=key, hint=hint,
                           ru=ru + (f" ({hint_ru})" if hint_ru else ""))
 
