@@ -16,6 +16,7 @@ import pytest
 from scraper_mod.cli import main
 from scraper_mod.game.history.record import record_bytes
 from scraper_mod.game.history.stats import forum_stats, load_aliases, load_records
+from scraper_mod.game.history.statstext import stats_bbcode
 
 POOL = ["Вася", "Петя", "Маша", "Лена", "Коля", "Гоша", "Ирина", "Таня", "Дима", "Света",
         "Олег", "Нина", "Vasya", "Рома", "Юля"]
@@ -287,3 +288,15 @@ def test_R15_3_a_broken_record_is_one_clear_line(tmp_path, capsys):
     assert "'B' is an alias of two players" in capsys.readouterr().err
     assert main(["stats", str(tmp_path / "nope")]) == 1
     assert "not a folder" in capsys.readouterr().err
+
+
+def test_R15_3_a_nick_cannot_close_the_posts_code_block():
+    rec = {"start": "2024-01-01", "title": "g", "winner": "town", "decided_day": 1,
+           "days": [], "players": [
+               {"users": [{"nick": "[/code][url=http://x.test]x[/url]", "from_day": 1}],
+                "role": "civilian", "side": "town", "died": None},
+               {"users": [{"nick": "B", "from_day": 1}], "role": "boss", "side": "mafia",
+                "died": {"day": 1}}]}
+    post = stats_bbcode(forum_stats([rec]), "ru")
+    assert post.count("[/code]") == post.count("[code]") == 3
+    assert "[url=" not in post

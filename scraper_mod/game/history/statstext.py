@@ -4,6 +4,7 @@ table of the top players, the sides' record, the roles' record), in Russian or E
 from __future__ import annotations
 
 from ...rules.model import ROLE_NAMES
+from ..report import code_inert
 from .stats import Stats
 
 __all__ = ["stats_text", "stats_bbcode", "role_name", "side_name"]
@@ -108,6 +109,6 @@ def stats_bbcode(stats: Stats, lang: str = "ru", *, top: int = 20) -> str:
         return f"[b]{w['title']}[/b]: {w['none']}\n"
     out = [f"[size=150][b]{w['title']}[/b][/size]", f"{w['games']}: [b]{stats.games}[/b]", ""]
     for head, lines in _sections(stats, lang, top)[:3]:
-        body = "\n".join(lines).replace("[", "(").replace("]", ")")   # nicks stay inert
+        body = "\n".join(code_inert(line) for line in lines)   # a nick cannot close [code]
         out += [f"[b]{head}[/b]", f"[code]{body}[/code]", ""]
     return "\n".join(out)
