@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from russian_text import check_en, check_ru  # noqa: E402  (tests/ is on the path)
 
 from scraper_mod.cli import main
 from scraper_mod.game.history.record import record_bytes
@@ -261,9 +262,11 @@ def test_R15_3_the_command_in_json_text_and_bbcode(forum, capsys):
     post = capsys.readouterr().out
     assert "[b]Статистика форума[/b]" in post and post.count("[code]") == 3
     assert f"1. {best}" in post and "Стороны" in post and "мирный житель" in post
+    assert check_ru(post, POOL) == []            # what players read (R9.6)
     assert main(["stats", str(root), "--format", "bbcode", "--lang", "en"]) == 0
     post = capsys.readouterr().out
     assert "The top players" in post and "civilian" in post
+    assert check_en(post, POOL) == []
     assert main(["stats", str(root)]) == 0
     text = capsys.readouterr().out
     assert "партий 41" in text and "Расклады" in text
