@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 from test_host_decisions_game import IDS, build, run  # noqa: E402  (tests/ is on the path)
 from test_resolve import msk  # noqa: E402
 
+from scraper_mod.cli import main
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.demo.world import run_demo
-from scraper_mod.game.history.record import RECORD_FILE
+from scraper_mod.game.context import open_game
+from scraper_mod.game.history.record import RECORD_FILE, update_record
+from scraper_mod.game.resolve import withdraw_day
 from scraper_mod.rules.model import ROLE_NAMES, Role
 
 RU_ROLE = {r.value: n for r, n in ROLE_NAMES["ru"].items()}
@@ -141,3 +145,19 @@ def test_R15_1_a_replacement_and_a_removal_in_the_record(tmp_path, capsys):
         again = json.loads((folder / RECORD_FILE).read_text(encoding="utf-8"))
         assert again["winner"] == "mafia"
         assert {p["users"][0]["nick"]: p["died"] for p in again["players"]}["Таня"] is None
+
+
+def test_R15_1_a_game_that_goes_on_again_loses_its_record(demo, tmp_path):
+    """A correction that withdraws the deciding day (the cascade's withdraw_day) leaves no
+    record behind; the game's end writes it again, the same bytes."""
+    folder = tmp_path / "game"
+    shutil.copytree(demo, folder)
+    first = (folder / RECORD_FILE).read_bytes()
+    ctx = open_game(folder)
+    try:
+        withdraw_day(ctx, 5)
+        assert update_record(ctx) is None and not (folder / RECORD_FILE).exists()
+    finally:
+        ctx.close()
+    assert main(["resolve", str(folder), "--day", "5", "--offline", "--force"]) == 0
+    assert (folder / RECORD_FILE).read_bytes() == first
