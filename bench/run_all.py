@@ -22,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BENCHES = ("parse", "poll", "deadline", "replay", "live_session", "names", "many_games",
-           "web_page")
+           "web_page", "stats")
 
 
 def main() -> int:

@@ -20,7 +20,7 @@ from .. import __version__
 from ..errors import ScraperModError
 
 COMMANDS = ("demo", "new", "deal", "posts", "poll", "tally", "moves", "resolve", "run", "status",
-            "day", "publish", "serve", "replace", "decide", "signup")
+            "day", "publish", "serve", "replace", "decide", "signup", "record", "stats")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -44,6 +44,7 @@ from ..rules.state import GameState, with_named_duty
 from ..rules.tally import Lynch, decide_lynch
 from ..rules.votes import reason_text
 from .context import GameContext
+from .history.record import update_record
 from .house import newspaper_house
 from .intake import day_moves
 from .outdir import write_day_files
@@ -283,6 +284,7 @@ def resolve_day_files(ctx: GameContext, day: int | None = None, *, force: bool =
     withdrawn: list[int] = []
     if cascade:
         rewritten, withdrawn = _cascade(ctx, day)
+        update_record(ctx)          # the game's record, once it has a winner
     return ResolveOutcome(day=day, result=result, out_dir=final, files=tuple(files),
                           report=report, state=after, lynch=lynch, rewritten=tuple(rewritten),
                           withdrawn=tuple(withdrawn))

@@ -44,6 +44,7 @@ from ..game.context import GameContext, open_game
 from ..game.days import list_days
 from ..game.tally import count_asked
 from .actions import ACTIONS
+from .forum import register_forum
 from .i18n import (
     MOVE_STATUS,
     PUBLISH_KIND,
@@ -151,6 +152,7 @@ def create_app(target: str | Path, *, token: str, clock: Clock | None = None,
 
     _pages(app, games)
     _api(app, games)
+    register_forum(app, games)
     return app
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from html import escape
 
-from ..game.history import Step
+from ..game.history.daychart import Step
 from ..game.tally import DayTally
 
 W, H = 760, 280

@@ -21,7 +21,7 @@ from ..daemon.many import find_games, is_games_folder
 from ..daemon.overview import PROBLEM_WINDOW, error_text, recent_errors
 from ..errors import ScraperModError
 from ..game.context import GameContext
-from ..game.history import vote_history
+from ..game.history.daychart import vote_history
 from ..game.intake import day_moves, state_before_day
 from ..game.nightmoves import awaiting_moves, moves_json
 from ..game.publish import failures, game_id, plan_day

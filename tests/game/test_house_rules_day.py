@@ -24,7 +24,7 @@ from scraper_mod.cli import main
 from scraper_mod.clock import FakeClock
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.game.context import open_game
-from scraper_mod.game.history import vote_history
+from scraper_mod.game.history.daychart import vote_history
 from scraper_mod.game.tally import tally_day
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "house-rules"
