@@ -31,7 +31,8 @@ __all__ = ["make_deal", "write_role_cards", "deal_game", "deal_lines"]
 def make_deal(game: Game, *, rng: Random | None = None, salt: str | None = None) -> dict:
     """The deal as stored under kv ``"deal"``: roles (all players), drawn (nicks whose role
     was drawn), duty, random_list, salt, commitment. ``rng`` defaults to secrets."""
-    roles = deal_roles(game.players, game.deal or None, duty=game.duty, rng=rng)
+    roles = deal_roles(game.players, game.deal or None, duty=game.duty, rng=rng,
+                       setup=game.roles.counts)
     duty = game.duty or choose_duty(roles, rng=rng)
     if game.random_list:
         order = list(game.random_list)

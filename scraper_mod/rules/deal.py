@@ -131,7 +131,8 @@ def deal_roles(players: Sequence[Player], counts: Mapping[str, int] | None = Non
         raise RulesError("the setup does not match the number of players")
     roles = dict(given)
     if duty is not None and duty in open_nicks:
-        mafia_roles = [r for r in pool if r.is_mafia]
+        mafia_roles = ([r for r in pool if r.is_mafia and MoveKind.KILL in CATALOGUE[r].move_kinds]
+                       or [r for r in pool if r.is_mafia])
         if not mafia_roles:
             raise RulesError(f"the duty mafioso {duty!r} has no role, and every mafia role "
                              "is already given to someone else")

@@ -398,14 +398,15 @@ def orders_from_moves(moves: Sequence[Move], state: GameState,
     check = next((m for m in reversed(counted) if m.kind is MoveKind.CHECK
                   and m.player == state.commissar), None)
     freeze = pick(MoveKind.FREEZE, (Role.BOSS,))
-    latest: dict[tuple[str, MoveKind], Move] = {}
+    last_act: dict[tuple[str, MoveKind], Move] = {}
     for m in counted:   # R14: the other roles' moves, the last of each player and kind
-        if m.kind in ACT_KINDS or (m.kind is MoveKind.KILL and m.role is not None
-                                   and not m.role.is_mafia and m.role is not Role.MANIAC):
-            latest.pop((m.player, m.kind), None)
-            latest[(m.player, m.kind)] = m
+        if m.kind is not None and (m.kind in ACT_KINDS or (
+                m.kind is MoveKind.KILL and m.role is not None and not m.role.is_mafia
+                and m.role is not Role.MANIAC)):
+            last_act.pop((m.player, m.kind), None)
+            last_act[(m.player, m.kind)] = m
     acts = tuple(Act(actor=m.player, kind=m.kind.value, target=m.target, target2=m.target2)
-                 for m in latest.values() if m.kind is not None)
+                 for m in last_act.values() if m.kind is not None)
     return NightOrders(
         mafia_kill=mafia_kill, mafia_by=mafia_by, mafia_story=story,
         maniac_kill=maniac.target if maniac else None, maniac=maniac.player if maniac else None,

@@ -38,8 +38,8 @@ from dataclasses import dataclass
 
 from ..errors import RulesError
 from .model import CheckResult, DayResult, Death, MoveKind, Role, RuleOptions
-from .roles import CATALOGUE, is_r14
 from .notes import Note
+from .roles import CATALOGUE, is_r14
 from .state import GameState
 from .tally import Lynch
 from .victory import check_victory
