@@ -85,6 +85,9 @@ def _template_context(r: DayReport) -> dict:
         "tied": r.tied, "candidates": r.candidates, "not_voting": r.not_voting,
         "layout": r.vote_table,
         "killed": res.killed, "mafia_deaths": mafia_deaths, "story": story,
+        "night_killed": tuple(d for d in res.killed if d.by != "kamikaze"),   # R14
+        "taken": tuple(d for d in res.killed if d.by == "kamikaze"),
+        "spared": res.spared,
         "story_chars": story_chars, "newspaper_parts": (),
         "saved": res.saved, "frozen": res.frozen,
         "freeze_public": opts.freeze_public,

@@ -244,6 +244,7 @@ class DayResult:
     r14: bool = False
     blocked: tuple[str, ...] = ()    # players the Putana blocked (their move void)
     pardoned: bool = False           # the Judge cancelled the day's jailing
+    spared: str | None = None        # whom the pardon spared (for the newspaper)
     survived: bool = False           # the Immortal's first attacked night (unnamed)
     guarded: tuple[str, ...] = ()    # Bodyguards who died in someone's place
 

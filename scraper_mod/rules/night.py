@@ -174,6 +174,7 @@ def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOr
             pardoned = True
             used_once = used_once | {a.actor}
             notes.append(Note.of("pardon", actor=a.actor, target=lynched.player))
+    spared = lynched.player if pardoned and lynched is not None else None
     if pardoned:
         lynched, jailed = None, set()
     standing = {n: t for n, t in state.standing.items() if n in alive0}
@@ -348,14 +349,14 @@ def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOr
         if t == heal_target:
             saved = True
             notes.append(Note.of(f"{by}_kill_healed", target=t) if by in ("mafia", "maniac")
-                         else Note.of("role_kill_healed", target=t, by=by))
+                         else Note.of("role_kill_healed", target=t))
             continue
         if t in guards:   # R14: the Bodyguard dies instead; a heal on him saves him too
             g = guards[t]
-            notes.append(Note.of("guard_took", actor=g, target=t, by=by))
+            notes.append(Note.of("guard_took", actor=g, target=t))
             if g == heal_target:
                 saved = True
-                notes.append(Note.of("role_kill_healed", target=g, by=by))
+                notes.append(Note.of("role_kill_healed", target=g))
                 continue
             t = g
             if g not in guarded:
@@ -364,7 +365,7 @@ def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOr
                                                          or t in attacked):
             survived = True      # R14: every kill on him fails his first attacked night
             attacked.add(t)
-            notes.append(Note.of("kill_immortal", target=t, by=by))
+            notes.append(Note.of("kill_immortal", target=t))
             continue
         if t in victims:
             notes.append(Note.of("double_kill", target=t))
@@ -433,7 +434,7 @@ def resolve_day(day: int, state: GameState, lynch: Lynch | None, orders: NightOr
         day=day, lynched=lynched, killed=killed, saved=saved, frozen=frozen, checks=checks,
         promoted=promoted, alive=tuple(n for n in roles if n in alive1), winner=winner,
         story=story, vsb_protected=vsb_protected, notes=tuple(notes), r14=r14,
-        blocked=tuple(n for n in roles if n in blocked), pardoned=pardoned,
+        blocked=tuple(n for n in roles if n in blocked), pardoned=pardoned, spared=spared,
         survived=survived, guarded=tuple(guarded))
     after = state.evolve(
         alive=frozenset(alive1), commissar=commissar, sergeant=sergeant,
