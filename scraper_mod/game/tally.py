@@ -259,6 +259,7 @@ class DayTally:
                 v = by_voter.get(nick)
                 voters.append({"nick": nick, "post_id": v.post_id if v else None,
                                "final": bool(v and v.final),
+                               "double": nick in c.doubled,     # R14: the Mayor
                                "at": local(v.at).strftime("%H:%M") if v else "",
                                "url": post_link(self.board, v.post_id) if v and self.board
                                else None})

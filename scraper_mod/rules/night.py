@@ -126,7 +126,7 @@ def check_recipients(check: CheckResult, before: GameState) -> tuple[str, ...]:
     """R5.5: who receives a check's text: the Commissar who made it (even if he died this
     night) and the Sergeant, if he was alive when the day began."""
     out = [check.by]
-    if before.sergeant and before.sergeant in before.alive and before.sergeant != check.by:
+    if check.other is None and before.sergeant and before.sergeant in before.alive and before.sergeant != check.by:
         out.append(before.sergeant)
     return tuple(out)
 
