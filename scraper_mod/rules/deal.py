@@ -157,20 +157,28 @@ def choose_duty(roles: Mapping[str, Role], *, rng: Random | None = None) -> str:
 
 
 def role_card(nick: str, roles: Mapping[str, Role], *, duty: str | None,
-              code: str | None = None, title: str = "") -> dict:
+              code: str | None = None, title: str = "", how: Mapping | None = None) -> dict:
     """R9.3: what ``nick``'s role card tells him, as template context.
 
     - mafiosi learn their partners (with their roles), the duty mafioso and the ВСБ;
     - the Commissar and the Sergeant learn each other;
     - the ВСБ's card is a civilian's card ("чиж"): ``shown_role`` is ``civilian`` and nothing
       else on it differs from a civilian's;
-    - ``code`` is the player's secret code for his night moves, when the game uses codes.
+    - ``code`` is the player's secret code for his night moves, when the game uses codes;
+    - ``moves``: the role's moves from the catalogue (R14.3: the words, with an example, and
+      the limits), and ``how``: where moves go and the deadline (``{"via": "pm" | "mail" |
+      "", "to": …, "deadline": "20:00 МСК"}``), given by the deal service.
     """
     role = roles[nick]
-    shown = Role.CIVILIAN if role is Role.VSB else role
+    shown = CATALOGUE[role].shown_as or role
     card: dict = {"nick": nick, "title": title, "role": shown.value, "code": code,
                   "partners": [], "duty": None, "is_duty": False, "vsb": [],
-                  "commissar": None, "sergeant": None}
+                  "commissar": None, "sergeant": None,
+                  "how": {"via": "", "to": "", "deadline": "", **(how or {})},
+                  "moves": [{"kind": m.kind.value, "example_ru": m.example_ru,
+                             "example_en": m.example_en, "once": m.once_a_game,
+                             "standing": m.standing, "not_twice": m.not_twice_running}
+                            for m in CATALOGUE[shown].moves]}
     if role.is_mafia:
         card["partners"] = [{"nick": n, "role": r.value} for n, r in roles.items()
                             if r.is_mafia and n != nick]
