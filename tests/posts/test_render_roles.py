@@ -5,6 +5,7 @@ count (the Mayor's ×2) and the role cards, in Russian and English, reading as a
 from __future__ import annotations
 
 import json
+
 import pytest
 from render_scenarios import TOPIC, base, t
 from russian_text import check_en, check_ru
