@@ -36,7 +36,7 @@ from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.calendar import Calendar
 from ..rules.deal import effective_players
-from ..rules.model import Move, Player
+from ..rules.model import Move, MoveKind, Player, Role
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
 from ..rules.night import NightOrders
 from ..rules.roles import is_r14, kinds_dealt, move_words
@@ -501,7 +501,13 @@ def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move
             st = [x for x in moves if x.player == m.player and x.kind is m.kind
                   and x.status == "counted"]
             standing = st[-1].target if st else None
-        items.append({"kind": m.kind.value if m.kind else None, "target": m.target,
+        kind = m.kind.value if m.kind else None
+        target = m.target
+        if m.kind is MoveKind.COMPARE and m.target2:     # R14: «сравнение — X и Y»
+            target = f"{m.target} {'и' if g.language == 'ru' else 'and'} {m.target2}"
+        if m.kind is MoveKind.KILL and m.role is Role.SHERIFF:
+            kind = "shoot"
+        items.append({"kind": kind, "target": target,
                       "status": m.status, "reason": m.reason, "previous": previous,
                       "standing": standing,
                       "written": written[i] if i < len(written) and not m.target else ""})
