@@ -42,14 +42,17 @@ class Role(str, enum.Enum):
 
     @property
     def side(self) -> Side:
-        """The role's side, from the catalogue (rules/roles.py)."""
-        from .roles import spec
-        return spec(self).side
+        """The role's side, from the catalogue (rules/roles.py fills ``ROLE_SIDES``)."""
+        return ROLE_SIDES[self]
 
     @property
     def is_mafia(self) -> bool:
         return self.side is Side.MAFIA
 
+
+#: each role's side, as the catalogue (rules/roles.py) says; filled when it is imported, which
+#: the end of this module makes sure of
+ROLE_SIDES: dict[Role, Side] = {}
 
 ROLE_NAMES = {
     "ru": {
@@ -270,3 +273,7 @@ class DayResult:
                 "survived": self.survived, "guarded": list(self.guarded)}
                if self.r14 else {}),
         }
+
+
+# The catalogue of roles (R14) fills ROLE_SIDES; it imports this module's names, defined above.
+from . import roles as _roles  # noqa: E402,F401

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-from .model import MoveKind, Role, Side
+from .model import ROLE_SIDES, MoveKind, Role, Side
 
 # R14.1: the steps of a resolution, in order
 STEP_DAY = 1       # the count and the jailing: the Judge's pardon, the Kamikaze's taking
@@ -142,6 +142,8 @@ MOVE_WORDS: dict[MoveKind, tuple[str, ...]] = {
     MoveKind.PARDON: ("помил", "pardon"),
     MoveKind.TAKE: ("забрать", "забира", "заберу", "забер", "take"),
 }
+
+ROLE_SIDES.update({r: s.side for r, s in CATALOGUE.items()})
 
 SEED_ROLES = (Role.BOSS, Role.MAFIA, Role.COMMISSAR, Role.SERGEANT, Role.DOCTOR,
               Role.MANIAC, Role.VSB, Role.CIVILIAN)
