@@ -29,6 +29,7 @@ def moves_json(ctx: GameContext, day: int, moves: list[Move] | None = None) -> d
             "status": m.status, "reason": m.reason, "message_id": m.message_id,
             "origin": origins.get(m.message_id) if m.message_id is not None else None,
             **({"story": m.story} if m.story else {}),
+            **({"target2": m.target2} if m.target2 else {}),   # R14: a comparison
         } for m in moves]}
 
 

@@ -439,3 +439,14 @@ def test_R14_seed_games_carry_no_R14_fields(i):
     assert not keys & {"blocked", "pardoned", "survived", "guarded"}
     assert not set(after.to_json()) & {"last_targets", "used_once", "mortal", "standing"}
     assert GameState.from_json(after.to_json()) == after
+
+
+def test_R10_1_R14_a_replacement_keeps_the_slot_s_r14_state():
+    """R10.1 with R14: the newcomer takes the slot's used pardon, standing taking, the
+    Putana's last target and the Immortal's used night."""
+    from scraper_mod.rules.slots import rename_state
+    state = start(used_once=frozenset({"Судья"}), standing={"Камикадзе": "Волк"},
+                  last_targets={"Маша_2": "Волк"}, mortal=frozenset({"Кощей"}))
+    after = rename_state(state, {"Судья": "Новый", "Волк": "Вольф", "Кощей": "Кащей"})
+    assert after.used_once == {"Новый"} and after.standing == {"Камикадзе": "Вольф"}
+    assert after.last_targets == {"Маша_2": "Вольф"} and after.mortal == {"Кащей"}
