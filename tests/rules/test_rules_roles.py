@@ -450,3 +450,35 @@ def test_R10_1_R14_a_replacement_keeps_the_slot_s_r14_state():
     after = rename_state(state, {"Судья": "Новый", "Волк": "Вольф", "Кощей": "Кащей"})
     assert after.used_once == {"Новый"} and after.standing == {"Камикадзе": "Вольф"}
     assert after.last_targets == {"Маша_2": "Вольф"} and after.mortal == {"Кащей"}
+
+
+ACT_KINDS = ["block", "guard", "defend", "compare", "pardon", "take", "kill"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_R14_1_random_nights_keep_the_invariants(data):
+    """R14.1 / R6: any night of R14 roles resolves; each death once, only of the living;
+    blocks only of the living; the JSON and the state round-trip; twice the same result."""
+    nicks = list(ROLES)
+    alive = data.draw(st.sets(st.sampled_from(nicks), min_size=4))
+    state = start().evolve(alive=frozenset(alive))
+    acts = tuple(Act(data.draw(st.sampled_from(nicks)), data.draw(st.sampled_from(ACT_KINDS)),
+                     data.draw(st.sampled_from(nicks + [None])),
+                     data.draw(st.sampled_from(nicks + [None])))
+                 for _ in range(data.draw(st.integers(0, 8))))
+    target = st.sampled_from(nicks + [None])
+    orders = NightOrders(mafia_kill=data.draw(target), mafia_by="Кот",
+                         maniac_kill=data.draw(target), maniac="Игрок-7",
+                         heal=data.draw(target), doctor="doc_Holiday", check=data.draw(target),
+                         checker="Алексей", freeze=data.draw(target), boss="Вася", acts=acts)
+    jailed = data.draw(st.sampled_from(sorted(alive) + [None]))
+    lyn = Lynch(jailed, "votes", 0) if jailed else None
+    res, after = resolve_day(1, state, lyn, orders)
+    dead_now = [d.player for d in res.killed] + ([res.lynched.player] if res.lynched else [])
+    assert len(dead_now) == len(set(dead_now)) and set(dead_now) <= set(alive)
+    assert after.alive == frozenset(alive) - set(dead_now)
+    assert set(res.blocked) <= set(alive) and res.r14
+    json.dumps(res.to_json(), ensure_ascii=False)
+    assert GameState.from_json(after.to_json()) == after
+    assert resolve_day(1, state, lyn, orders) == (res, after)
