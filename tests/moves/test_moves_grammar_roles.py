@@ -28,6 +28,8 @@ def read(text, match, words=ALL):
     ("блокирую Васю", [(MoveKind.BLOCK, "Вася", None, "")]),
     ("Блокировать: Машу", [(MoveKind.BLOCK, "Маша_2", None, "")]),
     ("охраняю Big Joe", [(MoveKind.GUARD, "Big Joe", None, "")]),
+    ("прикрываю Машу", [(MoveKind.GUARD, "Маша_2", None, "")]),
+    ("навещаю Алексея", [(MoveKind.BLOCK, "Алексей", None, "")]),
     ("guard Masha", [(MoveKind.GUARD, "Маша_2", None, "")]),
     ("защитить Джо", [(MoveKind.DEFEND, "Big Joe", None, "")]),
     ("сравнить Васю и Машу", [(MoveKind.COMPARE, "Вася", "Маша_2", "")]),
@@ -51,7 +53,7 @@ def test_R14_compare_needs_two(match):
 def test_R14_3_house_words_and_the_seed_grammar(match):
     """R14.3: ``[roles.words]`` adds a house's words; a seed game reads none of R14's words
     («блокирую» is no move there), so the seed's answers stay as they were."""
-    house = move_words({MoveKind.BLOCK: ("навещ",)}, kinds_dealt([Role.PUTANA]))
-    assert read("навещаю Машу", match, house) == [(MoveKind.BLOCK, "Маша_2", None, "")]
+    house = move_words({MoveKind.BLOCK: ("торможу",)}, kinds_dealt([Role.PUTANA]))
+    assert read("торможу Машу", match, house) == [(MoveKind.BLOCK, "Маша_2", None, "")]
     assert read("блокирую Машу", match, words=None) == []
     assert verb_kind("забираю") is None and verb_kind("забираю", ALL) is MoveKind.TAKE

@@ -409,9 +409,9 @@ def test_R14_3_bad_setups_refused_naming_the_key(tbl, key, en, ru):
 
 def test_R14_3_house_words_are_added():
     """R14.3 / CONTRACT round 4: ``[roles.words]`` adds a house's move words."""
-    s = read_setup({"setup": {"boss": 1, "putana": 1}, "words": {"block": ["навещаю"]}},
+    s = read_setup({"setup": {"boss": 1, "putana": 1}, "words": {"block": ["Ночую"]}},
                    players=10, fail=fail)
-    assert s.words == {MoveKind.BLOCK: ("навещаю",)}
+    assert s.words == {MoveKind.BLOCK: ("ночую",)}
 
 
 # -- the seed's setup resolves as before ---------------------------------------------------------
