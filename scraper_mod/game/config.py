@@ -606,6 +606,15 @@ def parse_game(data: dict, *, path: Path) -> Game:
         r.fail(key, ru if language == "ru" else en, ru=ru)
     roles_setup = read_setup(r.table(data, "roles"), players=len(players) or None,
                              fail=fail_lang)
+    if roles_setup.counts and players and all(p.role is not None for p in players):
+        given = {role: sum(1 for p in players if p.role is role) for role in Role}
+        diff = sorted(role.value for role in Role
+                      if given[role] != roles_setup.counts.get(role, 0))
+        if diff:   # every role is written in [[players]]: they must be the setup's
+            fail_lang("roles.setup", f"the roles in [[players]] differ from the setup in "
+                      f"{', '.join(diff)}: fix one of them",
+                      f"роли в [[players]] не совпадают с раскладом: {', '.join(diff)}; "
+                      "исправьте одно из двух")
 
     return Game(path=path, title=title, timezone=tz, start=start, day_start=day_start,
                 deadline=deadline, language=language, host=host, players=tuple(players),

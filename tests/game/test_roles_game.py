@@ -192,3 +192,13 @@ def test_R14_3_bad_setup_one_russian_line_nothing_written(tmp_path, capsys, role
     err = capsys.readouterr().err
     assert says in err and err.count("\n") == 1 and "Traceback" not in err
     assert not (folder / "state.sqlite3").exists() and not (folder / "out").exists()
+
+
+def test_R14_3_setup_and_written_roles_must_agree(tmp_path, capsys):
+    """R14.3: with every role written in [[players]], a setup that says otherwise is refused."""
+    roles = '[roles]\nsetup = { boss = 1, mafia = 2, commissar = 1, doctor = 1, putana = 1 }\n'
+    folder = write(tmp_path / "g", game_toml(None, {}, roles=roles))
+    assert main(["deal", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert "roles.setup: роли в [[players]] не совпадают с раскладом:" in err
+    assert "bodyguard" in err and "civilian" in err
