@@ -27,6 +27,7 @@ from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
 from ..rules.model import Player, Role, RuleOptions
 from ..rules.names import fold
+from ..rules.roles import CATALOGUE, RolesSetup, read_setup
 from .nickfiles import check_file_names
 from .signupconfig import SignupConfig, parse_reserve, parse_signup
 
@@ -141,6 +142,7 @@ class Game:
     schedule: ScheduleConfig = field(default_factory=ScheduleConfig)
     publish: PublishConfig = field(default_factory=PublishConfig)
     deal: dict = field(default_factory=dict)  # role id -> count, for `deal`
+    roles: RolesSetup = field(default_factory=RolesSetup)   # [roles] (R14.3)
     signup: SignupConfig = field(default_factory=SignupConfig)
     reserve: tuple[str, ...] = ()   # R13: written by `signup --write`, taken by `replace`
 
@@ -234,8 +236,8 @@ class _Reader:
     def __init__(self, path: Path):
         self.path = str(path)
 
-    def fail(self, key: str, msg: str, hint: str = "") -> NoReturn:
-        raise ConfigError(msg, path=self.path, key=key, hint=hint)
+    def fail(self, key: str, msg: str, hint: str = "", ru: str | None = None) -> NoReturn:
+        raise ConfigError(msg, path=self.path, key=key, hint=hint, ru=ru)
 
     def table(self, data: dict, key: str) -> dict:
         v = data.get(key, {})
@@ -401,7 +403,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
     """Validate a parsed TOML document into a ``Game``."""
     r = _Reader(path)
     r.unknown(data, "", {"game", "forum", "moves", "rules", "players", "mafia", "days",
-                         "schedule", "deal", "publish", "signup", "reserve"})
+                         "schedule", "deal", "publish", "signup", "reserve", "roles"})
     g = r.table(data, "game")
     r.unknown(g, "game.", {"title", "timezone", "start", "day_start", "deadline",
                            "merge_weekends", "language", "host", "random_list"})
@@ -458,7 +460,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
             nick=nick, role=role, contact=r.typed(p, pre, "contact", str),
             aliases=tuple(aliases), alive=r.typed(p, pre, "alive", bool, True),
             code=r.typed(p, pre, "code", str), forum_id=r.typed(p, pre, "forum_id", int)))
-    for single in (Role.BOSS, Role.COMMISSAR, Role.SERGEANT, Role.DOCTOR, Role.MANIAC):
+    for single in (r for r, sp in CATALOGUE.items() if sp.single):
         holders = [p.nick for p in players if p.role is single]
         if len(holders) > 1:
             r.fail("players", f"{len(holders)} players have the role {single.value} "
@@ -599,11 +601,26 @@ def parse_game(data: dict, *, path: Path) -> Game:
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             r.fail(f"deal.{k}", f"must be a count >= 0, not {v!r}")
 
+    def fail_lang(key: str, en: str, ru: str) -> NoReturn:
+        # R14.3 / issue 37: a Russian game's host reads the line in Russian
+        r.fail(key, ru if language == "ru" else en, ru=ru)
+    roles_setup = read_setup(r.table(data, "roles"), players=len(players) or None,
+                             fail=fail_lang)
+    if roles_setup.counts and players and all(p.role is not None for p in players):
+        given = {role: sum(1 for p in players if p.role is role) for role in Role}
+        diff = sorted(role.value for role in Role
+                      if given[role] != roles_setup.counts.get(role, 0))
+        if diff:   # every role is written in [[players]]: they must be the setup's
+            fail_lang("roles.setup", f"the roles in [[players]] differ from the setup in "
+                      f"{', '.join(diff)}: fix one of them",
+                      f"роли в [[players]] не совпадают с раскладом: {', '.join(diff)}; "
+                      "исправьте одно из двух")
+
     return Game(path=path, title=title, timezone=tz, start=start, day_start=day_start,
                 deadline=deadline, language=language, host=host, players=tuple(players),
                 duty=duty, random_list=random_list, rules=rules, days=tuple(sorted(
                     days, key=lambda x: x.number)), forum=forum, moves=moves,
-                schedule=schedule, publish=publish, deal=dict(deal),
+                schedule=schedule, publish=publish, deal=dict(deal), roles=roles_setup,
                 signup=parse_signup(r, r.table(data, "signup"), tz),
                 reserve=parse_reserve(r, data))
 

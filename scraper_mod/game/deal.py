@@ -13,6 +13,7 @@ been resolved.
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 from random import Random
 
@@ -24,6 +25,7 @@ from ..rules.model import Role
 from ..rules.randomlist import commitment, commitment_text, draw_random_list, new_salt
 from .config import Game
 from .context import GameContext
+from .wording import Formatter
 
 __all__ = ["make_deal", "write_role_cards", "deal_game", "deal_lines"]
 
@@ -31,7 +33,8 @@ __all__ = ["make_deal", "write_role_cards", "deal_game", "deal_lines"]
 def make_deal(game: Game, *, rng: Random | None = None, salt: str | None = None) -> dict:
     """The deal as stored under kv ``"deal"``: roles (all players), drawn (nicks whose role
     was drawn), duty, random_list, salt, commitment. ``rng`` defaults to secrets."""
-    roles = deal_roles(game.players, game.deal or None, duty=game.duty, rng=rng)
+    roles = deal_roles(game.players, game.deal or None, duty=game.duty, rng=rng,
+                       setup=game.roles.counts)
     duty = game.duty or choose_duty(roles, rng=rng)
     if game.random_list:
         order = list(game.random_list)
@@ -53,13 +56,31 @@ def write_role_cards(game: Game, deal: dict) -> list[Path]:
     roles = {n: Role(r) for n, r in deal["roles"].items()}
     folder = game.out_dir / "role-cards"
     written = []
+    how = move_route(game)
     for p in game.players:
-        card = role_card(p.nick, roles, duty=deal["duty"], code=p.code, title=game.title)
+        card = role_card(p.nick, roles, duty=deal["duty"], code=p.code, title=game.title,
+                         how=how)
         text = render_text("role-card", game.language, "txt", **card)
         path = folder / f"{safe_filename(p.nick)}.txt"
         write_atomic(path, text)
         written.append(path)
     return written
+
+
+def move_route(game: Game) -> dict:
+    """R14.3 / issue 37: where a player sends his night move (the host's forum account for
+    forum PMs, the host's mail address for mail) and by when (the deadline in game time)."""
+    source = game.moves.source or ""
+    if source in ("forum_pm", "phpbb_pm"):
+        via, to = "pm", game.forum.username or game.host or ""
+    elif source in ("maildir", "imap"):
+        via, to = "mail", game.moves.smtp_from or game.moves.username or ""
+    else:
+        via, to = "", ""
+    at = datetime.combine(game.start, game.deadline, tzinfo=game.timezone)
+    fmt = Formatter(game.language, game.timezone)
+    return {"via": via if to else "", "to": to,
+            "deadline": f"{game.deadline:%H:%M} {fmt.zone(at)}"}
 
 
 def _secret_list_text(game: Game, deal: dict) -> str:

@@ -28,16 +28,18 @@ from zoneinfo import ZoneInfo
 from ..errors import ForumError, MailboxError, ScraperModError, size_text
 from ..forum.engine import parse_stored_pm, pm_engine_of
 from ..moves.capped import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE, TOO_LARGE_EVENT
-from ..moves.grammar import Matcher, parse_moves, text_has_code
+from ..moves.grammar import Matcher, Words, parse_moves, text_has_code
 from ..moves.mail import decode_message, read_sender
 from ..moves.sources import FetchReport, MoveSource
 from ..moves.targets import matcher_for
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.calendar import Calendar
-from ..rules.model import Move, Player
+from ..rules.deal import effective_players
+from ..rules.model import Move, MoveKind, Player, Role
 from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_from_moves
 from ..rules.night import NightOrders
+from ..rules.roles import is_r14, kinds_dealt, move_words
 from ..rules.state import GameState, stored_state_json, with_named_duty
 from ..store import StoredMessage
 from .connect import game_client
@@ -134,20 +136,33 @@ def _read_pm(msg: StoredMessage, max_size: int = MAX_MESSAGE_SIZE) -> Letter:
 
 
 def requests_from_letter(letter: Letter, players: tuple[Player, ...], match: Matcher, *,
-                         max_moves: int = MAX_MOVES_PER_MESSAGE) -> list[MoveRequest]:
+                         max_moves: int = MAX_MOVES_PER_MESSAGE,
+                         words: Words | None = None) -> list[MoveRequest]:
     """The move requests of one message (one with ``kind=None`` when it holds no move), its
     first ``max_moves`` moves at most."""
-    return _letter_requests(letter, players, match, max_moves)[0]
+    return _letter_requests(letter, players, match, max_moves, words)[0]
+
+
+def game_words(ctx: GameContext) -> Words | None:
+    """R14: the move words of the game: the defaults of the dealt roles' moves plus the
+    house's ``[roles.words]``; None (the seed's four moves) when only the seed's roles play."""
+    g = ctx.game
+    dealt = {r for r in (g.roles.counts or {})}
+    dealt |= {p.role for p in effective_players(g, ctx.store.get("deal")) if p.role}
+    if not is_r14(dealt) and not g.roles.words:
+        return None
+    return move_words(g.roles.words, kinds_dealt(dealt))
 
 
 def _letter_requests(letter: Letter, players: tuple[Player, ...], match: Matcher,
-                     max_moves: int) -> tuple[list[MoveRequest], bool]:
+                     max_moves: int, words: Words | None = None
+                     ) -> tuple[list[MoveRequest], bool]:
     """``requests_from_letter``, and whether moves after the first ``max_moves`` were left
     unread."""
     if letter.problem:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
                             problem="unreadable", via=letter.via)], False
-    parsed = parse_moves(letter.text, match, limit=max_moves)
+    parsed = parse_moves(letter.text, match, limit=max_moves, words=words)
     if letter.defects and not parsed.moves:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
                             problem="unreadable", via=letter.via)], False
@@ -164,7 +179,7 @@ def _letter_requests(letter: Letter, players: tuple[Player, ...], match: Matcher
             target = sender.nick if sender else None
         out.append(MoveRequest(letter.message_id, letter.received_at, letter.sender,
                                kind=m.kind, target=target, written=m.written,
-                               problem=m.problem, index=i, **common))
+                               problem=m.problem, index=i, target2=m.target2, **common))
     return out, parsed.truncated
 
 
@@ -259,6 +274,7 @@ def day_requests(ctx: GameContext, day: int, *, as_of: datetime | None = None) -
     book = load_book(ctx)   # R10: newcomers send and are named from their instant on
     letters, _ = _letters(ctx, as_of=as_of)
     window = _day_window(cal, day)
+    words = game_words(ctx)
     out: list[MoveRequest] = []
     for letter in letters:
         if window is not None and not window[0] <= _utc(letter.received_at) < window[1]:
@@ -266,7 +282,8 @@ def day_requests(ctx: GameContext, day: int, *, as_of: datetime | None = None) -
         if message_day(cal, letter.received_at) == day:
             players = slot_users(ctx, book, at=letter.received_at)
             out.extend(requests_from_letter(letter, players, _matcher(players),
-                                            max_moves=ctx.game.moves.max_moves_per_message))
+                                            max_moves=ctx.game.moves.max_moves_per_message,
+                                            words=words))
     return out
 
 
@@ -423,6 +440,7 @@ class _DayJudge:
         self.letters = letters
         self._requests: dict[int, tuple[list[MoveRequest], bool]] = {}
         self._states: dict[int, GameState] = {}
+        self.words = game_words(ctx)
         self._days = {letter.message_id: message_day(self.cal, letter.received_at)
                       for letter in letters}
 
@@ -434,7 +452,8 @@ class _DayJudge:
         if letter.message_id not in self._requests:
             players = slot_users(self.ctx, self.book, at=letter.received_at)     # R10, R2.3
             self._requests[letter.message_id] = _letter_requests(
-                letter, players, _matcher(players), self.ctx.game.moves.max_moves_per_message)
+                letter, players, _matcher(players), self.ctx.game.moves.max_moves_per_message,
+                self.words)
         return self._requests[letter.message_id]
 
     def moves(self, day: int, *, as_of: datetime) -> list[Move]:
@@ -468,7 +487,7 @@ def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move
     # written, to quote a target that matched no one
     if requests is None or moves_cut is None:
         requests, moves_cut = _letter_requests(letter, g.players, matcher_for(g.players),
-                                               g.moves.max_moves_per_message)
+                                               g.moves.max_moves_per_message, game_words(ctx))
     written = [r.written for r in requests]
     items = []
     for i, m in enumerate(mine):
@@ -482,7 +501,13 @@ def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move
             st = [x for x in moves if x.player == m.player and x.kind is m.kind
                   and x.status == "counted"]
             standing = st[-1].target if st else None
-        items.append({"kind": m.kind.value if m.kind else None, "target": m.target,
+        kind = m.kind.value if m.kind else None
+        target = m.target
+        if m.kind is MoveKind.COMPARE and m.target2:     # R14: «сравнение — X и Y»
+            target = f"{m.target} {'и' if g.language == 'ru' else 'and'} {m.target2}"
+        if m.kind is MoveKind.KILL and m.role is Role.SHERIFF:
+            kind = "shoot"
+        items.append({"kind": kind, "target": target,
                       "status": m.status, "reason": m.reason, "previous": previous,
                       "standing": standing,
                       "written": written[i] if i < len(written) and not m.target else ""})

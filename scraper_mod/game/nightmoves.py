@@ -7,6 +7,7 @@ Roles and moves are secret: only the host sees them (the page shows them after a
 from __future__ import annotations
 
 from ..rules.model import Move, MoveKind, Role
+from ..rules.roles import CATALOGUE
 from .context import GameContext
 from .intake import day_moves, state_before_day
 
@@ -28,6 +29,7 @@ def moves_json(ctx: GameContext, day: int, moves: list[Move] | None = None) -> d
             "status": m.status, "reason": m.reason, "message_id": m.message_id,
             "origin": origins.get(m.message_id) if m.message_id is not None else None,
             **({"story": m.story} if m.story else {}),
+            **({"target2": m.target2} if m.target2 else {}),   # R14: a comparison
         } for m in moves]}
 
 
@@ -55,4 +57,12 @@ def awaiting_moves(ctx: GameContext, day: int, moves: list[Move] | None = None) 
         for nick in state.with_role(role):
             want(nick, kind)
     want(state.commissar, MoveKind.CHECK)
+    # R14: the other roles' nightly moves (the Judge's pardon and the Kamikaze's standing
+    # taking are their choice, never awaited)
+    for nick, role in state.roles.items():
+        sp = CATALOGUE[role]
+        if sp.r14:
+            for m in sp.moves:
+                if not (m.once_a_game or m.standing):
+                    want(nick, m.kind)
     return out

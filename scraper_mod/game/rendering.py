@@ -41,7 +41,7 @@ def code_table(candidates: Sequence[Candidate], headers: Sequence[str]) -> str:
     pad = pad_visible
     lines = [(pad(headers[0], w1) + pad(headers[1], w2) + headers[2]).rstrip()]
     for c, name in zip(candidates, names):
-        voters = [bbcode_inert(v.voter) for v in c.voters]
+        voters = [bbcode_inert(v.voter) + (" ×2" if v.double else "") for v in c.voters]
         rows: list[str] = []
         cur = ""
         for i, nick in enumerate(voters):
@@ -85,6 +85,9 @@ def _template_context(r: DayReport) -> dict:
         "tied": r.tied, "candidates": r.candidates, "not_voting": r.not_voting,
         "layout": r.vote_table,
         "killed": res.killed, "mafia_deaths": mafia_deaths, "story": story,
+        "night_killed": tuple(d for d in res.killed if d.by != "kamikaze"),   # R14
+        "taken": tuple(d for d in res.killed if d.by == "kamikaze"),
+        "spared": res.spared,
         "story_chars": story_chars, "newspaper_parts": (),
         "saved": res.saved, "frozen": res.frozen,
         "freeze_public": opts.freeze_public,
@@ -159,7 +162,8 @@ def pm_recipients(r: DayReport) -> dict[str, list[tuple[str, dict]]]:
         # as rules.night.check_recipients: the checker (even dead tonight) and the Sergeant
         # if he was alive when the day began
         recipients = [c.by]
-        if r.sergeant and r.sergeant in r.alive_before and r.sergeant != c.by:
+        if c.other is None and r.sergeant and r.sergeant in r.alive_before \
+                and r.sergeant != c.by:   # R14: a comparison goes to the Journalist alone
             recipients.append(r.sergeant)
         for nick in recipients:
             out.setdefault(nick, []).append(("check", {"check": c, "recipient": nick}))

@@ -27,6 +27,7 @@ class VoteLine:
     post_id: int | None = None
     url: str | None = None
     final: bool = False     # R2.14: a final vote
+    double: bool = False    # R14: the Mayor's vote, counted as two («×2»)
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,7 @@ def build_candidates(counts: Iterable[Any], votes: Iterable[Vote], *,
                 continue
             url = link(v.post_id) if link else post_url(topic, v.post_id)
             lines.append(VoteLine(voter=nick, at=v.at, post_id=v.post_id, url=url,
-                                  final=v.final))
+                                  final=v.final, double=nick in getattr(c, "doubled", ())))
         lines.sort(key=lambda x: (x.at, x.post_id or 0))
         out.append(Candidate(target=c.target, votes=int(c.votes), voters=tuple(lines),
                              penalty=int(getattr(c, "penalty", 0))))

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..errors import ConfigError
 from ..rules.calendar import Calendar
 from ..rules.model import Vote
-from ..rules.night import NightOrders
+from ..rules.night import Act, NightOrders
 from ..rules.replay import DayInput, ReplayDay, replay
 from ..rules.state import GameState, initial_state
 from .config import Game, parse_game
@@ -85,6 +85,12 @@ def scenario_from_dict(data: Mapping, *, path: str | Path = "scenario.toml") -> 
                               key=f"{pre}.night.{sorted(unknown)[0]}")
         if "mafia_also" in night:
             night["mafia_also"] = tuple(night["mafia_also"])
+        if "acts" in night:   # R14: [[script.night.acts]] actor, kind, target, target2
+            try:
+                night["acts"] = tuple(Act.from_json(a) for a in night["acts"])
+            except (KeyError, TypeError, AttributeError):
+                raise ConfigError("each act needs actor and kind (and target, target2)",
+                                  path=str(path), key=f"{pre}.night.acts") from None
         days.append(DayInput(day=n, votes=tuple(votes), orders=NightOrders(**night)))
         day_expect[n] = dict(entry.get("expect", {}))
     return Scenario(game=game, state=state, calendar=calendar, days=tuple(days),

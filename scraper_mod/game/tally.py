@@ -27,10 +27,11 @@ from ..forum.poller import PollReport, canonical_topic_url, deadline_posts, stor
 from ..morphology import inflect
 from ..posts.plural import plural_ru
 from ..posts.render import render_text
-from ..rules.deal import effective_random_list
+from ..rules.deal import effective_players, effective_random_list
 from ..rules.house import house_day
 from ..rules.model import Vote
 from ..rules.names import name_index
+from ..rules.roles import CATALOGUE
 from ..rules.state import GameState, last_word_windows, stored_state_json
 from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
@@ -77,6 +78,13 @@ _STATE_NOTES = {
 
 def _lang(game) -> str:
     return game.language if game.language in ("ru", "en") else "en"
+
+
+def doubled_voters(ctx: GameContext) -> frozenset[str]:
+    """R14: the players whose counted vote counts as two (the Mayor), by their roles."""
+    players = effective_players(ctx.game, ctx.store.get("deal"))
+    return frozenset(p.nick for p in players
+                     if p.role is not None and CATALOGUE[p.role].passive == "mayor")
 
 
 def day_state(ctx: GameContext, day: int) -> DayState:
@@ -252,6 +260,7 @@ class DayTally:
                 v = by_voter.get(nick)
                 voters.append({"nick": nick, "post_id": v.post_id if v else None,
                                "final": bool(v and v.final),
+                               "double": nick in c.doubled,     # R14: the Mayor
                                "at": local(v.at).strftime("%H:%M") if v else "",
                                "url": post_link(self.board, v.post_id) if v and self.board
                                else None})
@@ -354,7 +363,8 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
         deadline_read_failed=read_failed, **by_slot)
     tally = count_votes(votes, alive=st.alive, frozen=st.frozen,
                         self_votes=game.rules.self_votes,
-                        house=house_day(game.rules, deadline, game.timezone, final=final))
+                        house=house_day(game.rules, deadline, game.timezone, final=final),
+                        double=doubled_voters(ctx))
     lynch, lynch_note = None, None
     if final:
         lynch, lynch_note = _lynch(tally, st, game.rules, _lang(game))

@@ -23,22 +23,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Mapping, Sequence
 
 from ..rules.model import MoveKind
+from ..rules.roles import MOVE_WORDS, SEED_ROLES, kinds_dealt
 
 #: text -> the nicks it could name (0: unknown, 1: match, 2+: ambiguous)
 Matcher = Callable[[str], Sequence[str]]
 
-# Verb stems per move, matched against the start of a case-folded word (ё folded to е).
+#: verb stems per move, matched against the start of a case-folded word (ё folded to е):
+#: the seed's four moves; a game with R14 roles passes its own table (``rules.roles.move_words``
+#: over the dealt roles and ``[roles.words]``)
+Words = Mapping[MoveKind, tuple[str, ...]]
 _STEMS: dict[MoveKind, tuple[str, ...]] = {
-    MoveKind.KILL: ("убить", "убива", "убью", "убьем", "убей", "убийств", "kill", "застрел",
-                    "стреля", "стрелять", "shoot", "murder", "замоч", "мочим", "мочу"),
-    MoveKind.HEAL: ("лечи", "лечу", "лечим", "лечен", "вылеч", "heal", "спаса", "спасти",
-                    "спасу", "спасем", "save", "protect"),
-    MoveKind.CHECK: ("провер", "check", "investigat", "inspect"),
-    MoveKind.FREEZE: ("замор", "морож", "мороз", "freez", "froze"),
-}
+    k: v for k, v in MOVE_WORDS.items() if k in kinds_dealt(SEED_ROLES)}
+# R14: the word joining a comparison's two players («сравнить X и Y»)
+_PAIR_JOIN = {"и", "с", "со", "and", "with", "&", "vs"}
 _NEGATIONS = {"не", "нельзя", "don't", "dont", "not", "never", "no"}
 # words that may stand between the verb and the name
 _FILLER = {"игрока", "игрок", "игроком", "player", "the", "ника", "ник", "on", "target",
@@ -62,6 +62,7 @@ class ParsedMove:
     candidates: tuple[str, ...] = ()  # for an ambiguous target
     line: str = ""
     self_ref: bool = False  # «лечу себя», "heal myself": the target is the sender
+    target2: str | None = None  # R14: a comparison's second player
 
 
 @dataclass(frozen=True)
@@ -80,10 +81,10 @@ def fold_word(word: str) -> str:
     return word.casefold().replace("ё", "е")
 
 
-def verb_kind(word: str) -> MoveKind | None:
+def verb_kind(word: str, words: Words | None = None) -> MoveKind | None:
     """The move a word names («убиваем» -> KILL), or None."""
     w = fold_word(word)
-    for kind, stems in _STEMS.items():
+    for kind, stems in (_STEMS if words is None else words).items():
         if any(w.startswith(s) for s in stems):
             return kind
     return None
@@ -102,12 +103,14 @@ def text_has_code(text: str, code: str) -> bool:
     return bool(pat.search(text))
 
 
-def parse_moves(text: str, match: Matcher, *, limit: int | None = None) -> ParsedMessage:
+def parse_moves(text: str, match: Matcher, *, limit: int | None = None,
+                words: Words | None = None) -> ParsedMessage:
     """Find the moves, the murder story and the codes in a message's subject and own text.
 
     ``limit``: read no more than that many moves (``[moves] max_moves_per_message``); the
     lines after them are not read, and ``truncated`` says so. 40,000 «лечу E» lines give
-    ``limit`` moves in the time of ``limit`` lines, not 40,000."""
+    ``limit`` moves in the time of ``limit`` lines, not 40,000. ``words``: the move words
+    of the game (default: the seed's four moves)."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     codes = find_codes(text)
     story_lines: list[str] | None = None
@@ -121,7 +124,7 @@ def parse_moves(text: str, match: Matcher, *, limit: int | None = None) -> Parse
             # the story runs on until a code line or a line that is plainly a move
             if _CODE.search(line) and len(_CODE.sub("", line).strip()) == 0:
                 continue
-            if _starts_with_move(line, match):
+            if _starts_with_move(line, match, words):
                 story_lines = _close_story(story_lines)
                 move_lines.append(line)
                 continue
@@ -137,7 +140,7 @@ def parse_moves(text: str, match: Matcher, *, limit: int | None = None) -> Parse
     for line in move_lines:
         clean = _CODE.sub(" ", line)
         for segment in _SEGMENT_SPLIT.split(clean):
-            moves.extend(_segment_moves(segment, match))
+            moves.extend(_segment_moves(segment, match, words))
         if limit is not None and len(moves) > limit:
             truncated = True
             break
@@ -155,18 +158,19 @@ def _close_story(lines: list[str]) -> list[str]:
     return lines
 
 
-def _starts_with_move(line: str, match: Matcher) -> bool:
+def _starts_with_move(line: str, match: Matcher, table: Words | None = None) -> bool:
     rest = _MOVE_PREFIX.sub("", line, count=1)
     words = list(_WORD.finditer(rest))
-    if not words or verb_kind(words[0].group()) is None:
+    if not words or verb_kind(words[0].group(), table) is None:
         return False
-    found = _segment_moves(rest, match)
-    return bool(found) and found[0].target is not None
+    found = _segment_moves(rest, match, table)
+    return bool(found) and (found[0].target is not None or found[0].kind is MoveKind.PARDON)
 
 
-def _segment_moves(segment: str, match: Matcher) -> list[ParsedMove]:
+def _segment_moves(segment: str, match: Matcher, table: Words | None = None
+                   ) -> list[ParsedMove]:
     words = list(_WORD.finditer(segment))
-    kinds = [(i, verb_kind(w.group())) for i, w in enumerate(words)]
+    kinds = [(i, verb_kind(w.group(), table)) for i, w in enumerate(words)]
     verbs = [(i, k) for i, k in kinds if k is not None
              and not (i > 0 and fold_word(words[i - 1].group()) in _NEGATIONS)]
     # a word right after a verb that names a player is the target, even when it reads like a
@@ -181,10 +185,16 @@ def _segment_moves(segment: str, match: Matcher) -> list[ParsedMove]:
     for n, (i, kind) in enumerate(verbs):
         end = verbs[n + 1][0] if n + 1 < len(verbs) else len(words)
         rest = words[i + 1:end]
+        if kind is MoveKind.PARDON:   # R14: the Judge's «помиловать» names no one
+            out.append(ParsedMove(kind, None, "", line=segment.strip()))
+            continue
         if not [w for w in rest if fold_word(w.group()) not in _FILLER]:
             # «проверяю» alone, or a verb that is part of a sentence with no name after it
             if len(verbs) == 1 and len(words) <= 3:
                 out.append(ParsedMove(kind, None, "", "no_target", line=segment.strip()))
+            continue
+        if kind is MoveKind.COMPARE:
+            out.append(_pair(rest, segment, match))
             continue
         found = _target(kind, rest, segment, match)
         trimmed = rest
@@ -199,6 +209,21 @@ def _segment_moves(segment: str, match: Matcher) -> list[ParsedMove]:
                     break
         out.append(found)
     return out
+
+
+def _pair(rest: list[re.Match], segment: str, match: Matcher) -> ParsedMove:
+    """R14: «сравнить X и Y» — the two players on either side of the joining word."""
+    join = next((j for j, w in enumerate(rest) if fold_word(w.group()) in _PAIR_JOIN
+                 and 0 < j < len(rest) - 1), None)
+    if join is None:
+        first = _target(MoveKind.COMPARE, rest, segment, match)
+        return ParsedMove(MoveKind.COMPARE, first.target, first.written,
+                          first.problem or "no_target", first.candidates, line=segment.strip())
+    a = _target(MoveKind.COMPARE, rest[:join], segment, match)
+    b = _target(MoveKind.COMPARE, rest[join + 1:], segment, match)
+    written = segment[rest[0].start():rest[-1].end()]
+    return ParsedMove(MoveKind.COMPARE, a.target, written, a.problem or b.problem,
+                      a.candidates or b.candidates, line=segment.strip(), target2=b.target)
 
 
 def _names_someone(words: list[re.Match], i: int, match: Matcher) -> bool:

@@ -28,11 +28,11 @@ from random import Random
 from typing import Protocol
 
 from ..errors import RulesError
-from .model import Player, Role
+from .model import MoveKind, Player, Role
+from .roles import CATALOGUE, ROLE_ORDER, SEED_ROLES
 
-SINGLE_ROLES = (Role.BOSS, Role.COMMISSAR, Role.SERGEANT, Role.DOCTOR, Role.MANIAC)
-_ROLE_ORDER = (Role.BOSS, Role.MAFIA, Role.COMMISSAR, Role.SERGEANT, Role.DOCTOR,
-               Role.MANIAC, Role.VSB, Role.CIVILIAN)
+SINGLE_ROLES = tuple(r for r, sp in CATALOGUE.items() if sp.single)
+_ROLE_ORDER = SEED_ROLES
 MIN_PLAYERS = 5
 
 
@@ -55,6 +55,19 @@ def default_counts(n: int) -> dict[Role, int]:
     return {r: c.get(r, 0) for r in _ROLE_ORDER}
 
 
+def roles_setup_counts(n: int, setup: Mapping[Role, int]) -> dict[Role, int]:
+    """R14.3: a ``[roles]`` setup (or preset) for ``n`` players, civilians filling the rest
+    (``rules.roles.read_setup`` has checked it)."""
+    counts = {r: int(setup.get(r, 0)) for r in ROLE_ORDER}
+    special = sum(v for r, v in counts.items() if r is not Role.CIVILIAN)
+    if Role.CIVILIAN not in setup or not setup[Role.CIVILIAN]:
+        counts[Role.CIVILIAN] = n - special
+    if counts[Role.CIVILIAN] < 0 or sum(counts.values()) != n:
+        raise RulesError(f"[roles] setup has {sum(v for v in setup.values())} roles for "
+                         f"{n} players", hint="fix [roles] setup or the players")
+    return counts
+
+
 def setup_counts(n: int, overrides: Mapping[str, int] | None = None) -> dict[Role, int]:
     """``default_counts(n)`` with the ``[deal]`` overrides; civilians fill the rest."""
     if n < MIN_PLAYERS and not overrides:
@@ -68,7 +81,7 @@ def setup_counts(n: int, overrides: Mapping[str, int] | None = None) -> dict[Rol
             raise RulesError(f"[deal] names an unknown role {key!r}") from None
         counts[role] = int(value)
     for role in SINGLE_ROLES:
-        if counts[role] > 1:
+        if counts.get(role, 0) > 1:
             raise RulesError(f"[deal] {role.value} = {counts[role]}: the rules allow one")
     if counts[Role.BOSS] + counts[Role.MAFIA] < 1:
         raise RulesError("[deal] has no mafioso: a game needs at least one")
@@ -86,8 +99,10 @@ def setup_counts(n: int, overrides: Mapping[str, int] | None = None) -> dict[Rol
 
 
 def deal_roles(players: Sequence[Player], counts: Mapping[str, int] | None = None, *,
-               duty: str | None = None, rng: Random | None = None) -> dict[str, Role]:
-    """R4: every player's role; the file's roles are kept, the missing ones drawn."""
+               duty: str | None = None, rng: Random | None = None,
+               setup: Mapping[Role, int] | None = None) -> dict[str, Role]:
+    """R4: every player's role; the file's roles are kept, the missing ones drawn.
+    ``setup``: the ``[roles]`` setup (R14.3), which replaces the default and ``[deal]``."""
     rng = rng or secrets.SystemRandom()
     given = {p.nick: p.role for p in players if p.role is not None}
     for role in SINGLE_ROLES:
@@ -97,25 +112,27 @@ def deal_roles(players: Sequence[Player], counts: Mapping[str, int] | None = Non
                              f"{', '.join(holders)}; the rules allow one")
     if len(given) == len(players):
         return {p.nick: given[p.nick] for p in players}
-    need = setup_counts(len(players), counts)
+    need = (roles_setup_counts(len(players), setup) if setup
+            else setup_counts(len(players), counts))
     for role in given.values():
-        need[role] -= 1
+        need[role] = need.get(role, 0) - 1
     # A role the file gives beyond the setup (a Maniac in a small game) takes a civilian's
     # place; only when no civilian place is left is the file at odds with the setup.
-    for role in _ROLE_ORDER:
-        if role is not Role.CIVILIAN and need[role] < 0:
+    for role in ROLE_ORDER:
+        if role is not Role.CIVILIAN and need.get(role, 0) < 0:
             need[Role.CIVILIAN] += need[role]
             need[role] = 0
     if need[Role.CIVILIAN] < 0:
         raise RulesError("the game file gives more special roles than the setup has places "
                          "for", hint="fix [[players]] role or the [deal] counts")
-    pool: list[Role] = [r for r in _ROLE_ORDER for _ in range(need[r])]
+    pool: list[Role] = [r for r in ROLE_ORDER for _ in range(need.get(r, 0))]
     open_nicks = [p.nick for p in players if p.role is None]
     if len(pool) != len(open_nicks):  # pragma: no cover - setup_counts guarantees it
         raise RulesError("the setup does not match the number of players")
     roles = dict(given)
     if duty is not None and duty in open_nicks:
-        mafia_roles = [r for r in pool if r.is_mafia]
+        mafia_roles = ([r for r in pool if r.is_mafia and MoveKind.KILL in CATALOGUE[r].move_kinds]
+                       or [r for r in pool if r.is_mafia])
         if not mafia_roles:
             raise RulesError(f"the duty mafioso {duty!r} has no role, and every mafia role "
                              "is already given to someone else")
@@ -130,28 +147,38 @@ def deal_roles(players: Sequence[Player], counts: Mapping[str, int] | None = Non
 
 
 def choose_duty(roles: Mapping[str, Role], *, rng: Random | None = None) -> str:
-    """R4.1: a duty mafioso drawn among the mafiosi (the Boss included)."""
-    mafiosi = sorted(n for n, r in roles.items() if r.is_mafia)
+    """R4.1: a duty mafioso drawn among the mafiosi who kill (the Boss included; not the
+    Lawyer, whose move is his defence, R14)."""
+    mafiosi = sorted(n for n, r in roles.items()
+                     if r.is_mafia and MoveKind.KILL in CATALOGUE[r].move_kinds)
     if not mafiosi:
         raise RulesError("there is no mafioso to be the duty mafioso")
     return (rng or secrets.SystemRandom()).choice(mafiosi)
 
 
 def role_card(nick: str, roles: Mapping[str, Role], *, duty: str | None,
-              code: str | None = None, title: str = "") -> dict:
+              code: str | None = None, title: str = "", how: Mapping | None = None) -> dict:
     """R9.3: what ``nick``'s role card tells him, as template context.
 
     - mafiosi learn their partners (with their roles), the duty mafioso and the ВСБ;
     - the Commissar and the Sergeant learn each other;
     - the ВСБ's card is a civilian's card ("чиж"): ``shown_role`` is ``civilian`` and nothing
       else on it differs from a civilian's;
-    - ``code`` is the player's secret code for his night moves, when the game uses codes.
+    - ``code`` is the player's secret code for his night moves, when the game uses codes;
+    - ``moves``: the role's moves from the catalogue (R14.3: the words, with an example, and
+      the limits), and ``how``: where moves go and the deadline (``{"via": "pm" | "mail" |
+      "", "to": …, "deadline": "20:00 МСК"}``), given by the deal service.
     """
     role = roles[nick]
-    shown = Role.CIVILIAN if role is Role.VSB else role
+    shown = CATALOGUE[role].shown_as or role
     card: dict = {"nick": nick, "title": title, "role": shown.value, "code": code,
                   "partners": [], "duty": None, "is_duty": False, "vsb": [],
-                  "commissar": None, "sergeant": None}
+                  "commissar": None, "sergeant": None,
+                  "how": {"via": "", "to": "", "deadline": "", **(how or {})},
+                  "moves": [{"kind": m.kind.value, "example_ru": m.example_ru,
+                             "example_en": m.example_en, "once": m.once_a_game,
+                             "standing": m.standing, "not_twice": m.not_twice_running}
+                            for m in CATALOGUE[shown].moves]}
     if role.is_mafia:
         card["partners"] = [{"nick": n, "role": r.value} for n, r in roles.items()
                             if r.is_mafia and n != nick]

@@ -29,30 +29,48 @@ class Role(str, enum.Enum):
     MANIAC = "maniac"        # Маньяк
     VSB = "vsb"              # ВСБ, внебрачный сын босса
     CIVILIAN = "civilian"    # мирный, чиж
+    # R14: roles of other houses (rules/roles.py holds what each one is and does)
+    PUTANA = "putana"            # Путана, Любовница
+    BODYGUARD = "bodyguard"      # Телохранитель
+    LAWYER = "lawyer"            # Адвокат
+    JOURNALIST = "journalist"    # Журналист
+    SHERIFF = "sheriff"          # Шериф
+    IMMORTAL = "immortal"        # Бессмертный
+    MAYOR = "mayor"              # Мэр
+    JUDGE = "judge"              # Судья
+    KAMIKAZE = "kamikaze"        # Камикадзе
 
     @property
     def side(self) -> Side:
-        if self in (Role.BOSS, Role.MAFIA):
-            return Side.MAFIA
-        if self is Role.MANIAC:
-            return Side.ALONE
-        return Side.TOWN
+        """The role's side, from the catalogue (rules/roles.py fills ``ROLE_SIDES``)."""
+        return ROLE_SIDES[self]
 
     @property
     def is_mafia(self) -> bool:
         return self.side is Side.MAFIA
 
 
+#: each role's side, as the catalogue (rules/roles.py) says; filled when it is imported, which
+#: the end of this module makes sure of
+ROLE_SIDES: dict[Role, Side] = {}
+
 ROLE_NAMES = {
     "ru": {
         Role.BOSS: "Босс", Role.MAFIA: "мафиози", Role.COMMISSAR: "Комиссар",
         Role.SERGEANT: "Сержант", Role.DOCTOR: "Доктор", Role.MANIAC: "Маньяк",
         Role.VSB: "ВСБ", Role.CIVILIAN: "мирный житель",
+        Role.PUTANA: "Путана", Role.BODYGUARD: "Телохранитель", Role.LAWYER: "Адвокат",
+        Role.JOURNALIST: "Журналист", Role.SHERIFF: "Шериф", Role.IMMORTAL: "Бессмертный",
+        Role.MAYOR: "Мэр", Role.JUDGE: "Судья", Role.KAMIKAZE: "Камикадзе",
     },
     "en": {
         Role.BOSS: "Boss", Role.MAFIA: "mafioso", Role.COMMISSAR: "Commissar",
         Role.SERGEANT: "Sergeant", Role.DOCTOR: "Doctor", Role.MANIAC: "Maniac",
         Role.VSB: "VSB (the Boss's secret son)", Role.CIVILIAN: "civilian",
+        Role.PUTANA: "Putana (the Mistress)", Role.BODYGUARD: "Bodyguard",
+        Role.LAWYER: "Lawyer", Role.JOURNALIST: "Journalist", Role.SHERIFF: "Sheriff",
+        Role.IMMORTAL: "Immortal", Role.MAYOR: "Mayor", Role.JUDGE: "Judge",
+        Role.KAMIKAZE: "Kamikaze",
     },
 }
 
@@ -64,6 +82,13 @@ class MoveKind(str, enum.Enum):
     HEAL = "heal"      # лечение
     CHECK = "check"    # проверка
     FREEZE = "freeze"  # заморозка
+    # R14
+    BLOCK = "block"      # Путана: блокировать X
+    GUARD = "guard"      # Телохранитель: охранять X
+    DEFEND = "defend"    # Адвокат: защитить X
+    COMPARE = "compare"  # Журналист: сравнить X и Y
+    PARDON = "pardon"    # Судья: помиловать (no target)
+    TAKE = "take"        # Камикадзе: забрать X (standing)
 
 
 @dataclass(frozen=True)
@@ -156,13 +181,14 @@ class Move:
     reason: str = ""
     message_id: int | None = None
     story: str | None = None  # the duty mafioso's murder story
+    target2: str | None = None  # R14: the second player of a comparison
 
 
 @dataclass(frozen=True)
 class Death:
     player: str
     role: Role
-    by: str  # "votes" | "random" | "mafia" | "maniac"
+    by: str  # "votes" | "random" | "mafia" | "maniac" | "sheriff" | "kamikaze" (R14)
 
 
 @dataclass(frozen=True)
@@ -190,6 +216,12 @@ class CheckResult:
     by: str
     target: str
     result: str  # the role shown: exact role id ("civilian" for the VSB), or "mafia"/"not_mafia"
+    other: str | None = None  # R14: a Journalist's comparison; result "same" | "different"
+
+    def to_json(self) -> dict:
+        target: str | list[str] = self.target if self.other is None else [self.target,
+                                                                          self.other]
+        return {"by": self.by, "target": target, "result": self.result}
 
 
 @dataclass(frozen=True)
@@ -211,6 +243,13 @@ class DayResult:
     notes: tuple[Note | str, ...] = field(default=())
     host_kills: tuple[HostKilled, ...] = ()    # R11.2, removed during this day
     replacements: tuple[Replaced, ...] = ()    # R10, made during this day
+    # R14, only with its roles dealt (``r14``), so the seed's JSON stays as it was
+    r14: bool = False
+    blocked: tuple[str, ...] = ()    # players the Putana blocked (their move void)
+    pardoned: bool = False           # the Judge cancelled the day's jailing
+    spared: str | None = None        # whom the pardon spared (for the newspaper)
+    survived: bool = False           # the Immortal's first attacked night (unnamed)
+    guarded: tuple[str, ...] = ()    # Bodyguards who died in someone's place
 
     def to_json(self) -> dict:
         return {
@@ -222,8 +261,7 @@ class DayResult:
                        for d in self.killed],
             "saved": self.saved,
             "frozen": self.frozen,
-            "checks": [{"by": c.by, "target": c.target, "result": c.result}
-                       for c in self.checks],
+            "checks": [c.to_json() for c in self.checks],
             "promoted": self.promoted,
             "alive": list(self.alive),
             "winner": self.winner,
@@ -231,4 +269,11 @@ class DayResult:
                             "at": k.at.isoformat(), "why": k.why} for k in self.host_kills],
             "replacements": [{"old": r.old, "new": r.new, "at": r.at.isoformat()}
                              for r in self.replacements],
+            **({"blocked": list(self.blocked), "pardoned": self.pardoned,
+                "survived": self.survived, "guarded": list(self.guarded)}
+               if self.r14 else {}),
         }
+
+
+# The catalogue of roles (R14) fills ROLE_SIDES; it imports this module's names, defined above.
+from . import roles as _roles  # noqa: E402,F401

@@ -30,7 +30,8 @@ from datetime import datetime
 from typing import Iterable, Sequence
 
 from .model import Move, MoveKind, Player, Role, RuleOptions
-from .night import NightOrders
+from .night import Act, NightOrders
+from .roles import moves_of, spec
 from .slots import Book
 from .state import GameState
 
@@ -61,6 +62,10 @@ REASONS = {
     "recheck": "this player was checked before; re-checks are off (R5.5 option)",
     "sender_replaced": "the sender's slot passed to a replacement before this move (R10.2)",
     "sender_not_yet": "the sender takes a slot only later (R10.1)",
+    "same_target": "not the same player two nights running (R14)",
+    "target_not_mafia": "the target is not a mafioso (R14: the Lawyer defends the mafia)",
+    "same_pair": "a comparison needs two different players (R14)",
+    "used_once": "this move is once a game, and it was used (R14)",
 }
 
 #: the same in Russian (the host report and the host's page of a game in Russian)
@@ -83,6 +88,10 @@ REASONS_RU = {
     "recheck": "повторные проверки запрещены (R5.5)",
     "sender_replaced": "место отправителя уже занято заменой (R10.2)",
     "sender_not_yet": "отправитель вступает в игру позже (R10.1)",
+    "same_target": "тот же игрок две ночи подряд запрещён (R14)",
+    "target_not_mafia": "цель — не мафиози (R14: Адвокат защищает мафию)",
+    "same_pair": "для сравнения нужны два разных игрока (R14)",
+    "used_once": "этот ход — раз за игру, и он уже сделан (R14)",
 }
 
 
@@ -96,15 +105,9 @@ def reason_text(code: str, lang: str) -> str:
     return reason_texts(lang).get(code, code)
 
 
-# R4/R5: which role makes which move
-_ROLE_MOVES: dict[Role, frozenset[MoveKind]] = {
-    Role.BOSS: frozenset({MoveKind.KILL, MoveKind.FREEZE}),
-    Role.MAFIA: frozenset({MoveKind.KILL}),
-    Role.MANIAC: frozenset({MoveKind.KILL}),
-    Role.DOCTOR: frozenset({MoveKind.HEAL}),
-    Role.COMMISSAR: frozenset({MoveKind.CHECK}),
-    Role.SERGEANT: frozenset({MoveKind.CHECK}),
-}
+#: R14: the moves ``orders_from_moves`` passes on as ``NightOrders.acts``
+ACT_KINDS = frozenset({MoveKind.BLOCK, MoveKind.GUARD, MoveKind.DEFEND, MoveKind.COMPARE,
+                       MoveKind.PARDON, MoveKind.TAKE})
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,7 @@ class MoveRequest:
     written: str = ""
     problem: str = ""
     story: str | None = None
+    target2: str | None = None   # R14: the second player of a comparison
     codes: tuple[str, ...] = ()
     has_code: frozenset[str] = frozenset()  # players whose code appears in the message
     via: str = "mail"
@@ -201,6 +205,8 @@ def _by_slot(req: MoveRequest, sender: Player | None, book: Book | None, deadlin
         return sender, req, None
     if req.target is not None:
         req = replace(req, target=book.nick_at(req.target, deadline))
+    if req.target2 is not None:
+        req = replace(req, target2=book.nick_at(req.target2, deadline))
     if sender is None:
         return None, req, None
     slot, how = book.who(sender.nick, req.received_at)
@@ -221,7 +227,8 @@ def _judge_one(req: MoveRequest, sender: Player | None, *, state, deadline, opti
         return Move(player=player.nick if player else (req.sender or "?"),
                     role=state.roles.get(player.nick) if player else None,
                     kind=req.kind, target=req.target, received_at=req.received_at,
-                    status=status, reason=reason, message_id=req.message_id)
+                    status=status, reason=reason, message_id=req.message_id,
+                    target2=req.target2)
 
     if req.problem == "unreadable":
         return move("invalid", "unreadable")
@@ -239,10 +246,15 @@ def _judge_one(req: MoveRequest, sender: Player | None, *, state, deadline, opti
         if req.story and role is not None and role.is_mafia:
             return move("counted", "story")
         return move("invalid", "no_move")
-    if role is None or req.kind not in _ROLE_MOVES.get(role, frozenset()):
+    if role is None or req.kind not in moves_of(role):
         return move("invalid", "role_cannot")
     if req.kind is MoveKind.CHECK and state.commissar != nick:
         return move("invalid", "not_commissar" if role is Role.SERGEANT else "role_cannot")
+    ms = spec(role).move(req.kind)
+    if ms is not None and ms.target == "none":   # R14: the Judge's pardon
+        if ms.once_a_game and nick in state.used_once:
+            return move("invalid", "used_once")
+        return move("counted")
     if req.problem:
         return move("invalid", req.problem)
     if req.target is None:
@@ -253,6 +265,8 @@ def _judge_one(req: MoveRequest, sender: Player | None, *, state, deadline, opti
     if target not in state.alive:
         return move("invalid", "target_dead")
     trole = state.roles[target]
+    if req.kind in ACT_KINDS:
+        return move(*_judge_r14(req, nick, state, trole))
     if req.kind is MoveKind.KILL and role.is_mafia:
         if trole.is_mafia:
             return move("invalid", "target_is_mafia")
@@ -275,6 +289,31 @@ def _judge_one(req: MoveRequest, sender: Player | None, *, state, deadline, opti
         if trole.is_mafia:
             return move("invalid", "target_is_mafia")
     return move("counted")
+
+
+def _judge_r14(req: MoveRequest, nick: str, state: GameState, trole: Role
+               ) -> tuple[str, str]:
+    """R14.2: a move of the other roles, on targets the table allows (status, reason)."""
+    target = req.target
+    if target == nick:
+        return "invalid", "self_target"
+    if req.kind is MoveKind.BLOCK and state.last_targets.get(nick) == target:
+        return "invalid", "same_target"
+    if req.kind is MoveKind.DEFEND and not trole.is_mafia:
+        return "invalid", "target_not_mafia"
+    if req.kind is MoveKind.COMPARE:
+        t2 = req.target2
+        if t2 is None:
+            return "invalid", "no_target"
+        if t2 not in state.roles:
+            return "invalid", "unknown_target"
+        if t2 not in state.alive:
+            return "invalid", "target_dead"
+        if t2 == nick:
+            return "invalid", "self_target"
+        if t2 == target:
+            return "invalid", "same_pair"
+    return "counted", ""
 
 
 def _last_counts(moves: list[Move]) -> list[Move]:
@@ -359,13 +398,22 @@ def orders_from_moves(moves: Sequence[Move], state: GameState,
     check = next((m for m in reversed(counted) if m.kind is MoveKind.CHECK
                   and m.player == state.commissar), None)
     freeze = pick(MoveKind.FREEZE, (Role.BOSS,))
+    last_act: dict[tuple[str, MoveKind], Move] = {}
+    for m in counted:   # R14: the other roles' moves, the last of each player and kind
+        if m.kind is not None and (m.kind in ACT_KINDS or (
+                m.kind is MoveKind.KILL and m.role is not None and not m.role.is_mafia
+                and m.role is not Role.MANIAC)):
+            last_act.pop((m.player, m.kind), None)
+            last_act[(m.player, m.kind)] = m
+    acts = tuple(Act(actor=m.player, kind=m.kind.value, target=m.target, target2=m.target2)
+                 for m in last_act.values() if m.kind is not None)
     return NightOrders(
         mafia_kill=mafia_kill, mafia_by=mafia_by, mafia_story=story,
         maniac_kill=maniac.target if maniac else None, maniac=maniac.player if maniac else None,
         heal=heal.target if heal else None, doctor=heal.player if heal else None,
         check=check.target if check else None, checker=check.player if check else None,
         freeze=freeze.target if freeze else None, boss=freeze.player if freeze else None,
-        mafia_also=also)
+        mafia_also=also, acts=acts)
 
 
 def _mafia_also(moves: Sequence[Move], target: str | None, by: str | None) -> tuple[str, ...]:

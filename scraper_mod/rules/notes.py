@@ -21,7 +21,7 @@ from ..errors import RulesError
 __all__ = ["Note", "CODES", "WHY", "note_from_json"]
 
 # Why a player cannot act or be aimed at tonight (the ``why`` argument).
-WHY: tuple[str, ...] = ("jailed", "not_player", "dead")
+WHY: tuple[str, ...] = ("jailed", "not_player", "dead", "taken")
 
 # Every note code -> the names of its arguments.
 CODES: dict[str, tuple[str, ...]] = {
@@ -67,6 +67,33 @@ CODES: dict[str, tuple[str, ...]] = {
     "check_self": ("target",),
     "check_recheck": ("target",),
     "check_commissar_died": ("commissar",),
+    # R14: the roles of other houses (rules/roles.py)
+    "pardon": ("actor", "target"),
+    "pardon_by_gone": ("actor", "why"),
+    "pardon_by_frozen": ("actor",),
+    "pardon_used": ("actor",),
+    "pardon_no_jailing": ("actor",),
+    "take_target_gone": ("actor", "target"),
+    **{f"{m}_by_blocked": ("actor",) for m in ("heal", "maniac_kill", "check", "block",
+                                               "defend", "guard", "role_kill", "compare")},
+    **{f"{m}_by_gone": ("actor", "why") for m in ("block", "defend", "guard", "role_kill",
+                                                  "compare")},
+    **{f"{m}_by_frozen": ("actor",) for m in ("block", "defend", "guard", "role_kill",
+                                              "compare")},
+    **{f"{m}_on_gone": ("target", "why") for m in ("block", "guard", "role_kill")},
+    **{f"{m}_on_jailed": ("target",) for m in ("guard", "role_kill")},
+    "block": ("actor", "target"),
+    "block_self": ("target",),
+    "block_same_target": ("actor", "target"),
+    "defend_bad_target": ("actor", "target"),
+    "guard_self": ("target",),
+    "guard_took": ("actor", "target"),
+    "role_kill_self": ("actor",),
+    "role_kill_healed": ("target",),
+    "mafia_kill_by_blocked": ("target", "who"),
+    "kill_immortal": ("target",),
+    "compare_target_gone": ("actor", "target", "other"),
+    "compare_bad": ("actor", "target", "other"),
 }
 
 

@@ -28,7 +28,7 @@ from datetime import datetime, timezone
 from ..errors import RulesError
 from .calendar import Calendar
 from .house import house_day, remove_non_voters
-from .model import DayResult, RuleOptions, Vote
+from .model import DayResult, Role, RuleOptions, Vote
 from .night import NightOrders, resolve_day
 from .slots import EMPTY, Book, day_view, read_vote
 from .state import GameState
@@ -86,7 +86,8 @@ def play_day(state: GameState, day: DayInput, options: RuleOptions, *,
     house = (house_day(options, deadline, deadline.tzinfo or timezone.utc, final=True)
              if deadline is not None else None)
     tally = count_votes(on_time, alive=state.alive, frozen=state.frozen_today(),
-                        self_votes=options.self_votes, house=house)
+                        self_votes=options.self_votes, house=house,
+                        double=state.with_role(Role.MAYOR))
     if book_rejected:
         tally = replace(tally, rejected=tuple(book_rejected) + tally.rejected)
     if not state.order:
@@ -117,7 +118,10 @@ def _orders_by_slot(orders: NightOrders, book: Book, deadline: datetime) -> Nigh
                    maniac_kill=r(o.maniac_kill), maniac=r(o.maniac), heal=r(o.heal),
                    doctor=r(o.doctor), check=r(o.check), checker=r(o.checker),
                    freeze=r(o.freeze), boss=r(o.boss),
-                   mafia_also=tuple(book.nick_at(n, deadline) for n in o.mafia_also))
+                   mafia_also=tuple(book.nick_at(n, deadline) for n in o.mafia_also),
+                   acts=tuple(replace(a, actor=book.nick_at(a.actor, deadline),
+                                      target=r(a.target), target2=r(a.target2))
+                              for a in o.acts))
 
 
 def replay(state: GameState, days: Iterable[DayInput], options: RuleOptions = RuleOptions(),

@@ -222,7 +222,12 @@ def rename_state(state: GameState, mapping: Mapping[str, str]) -> GameState:
         last_heal_target=r(state.last_heal_target), frozen_next_day=r(state.frozen_next_day),
         checked=frozenset(r(n) for n in state.checked),
         died_at={r(n): v for n, v in state.died_at.items()},
-        no_vote_days={r(n): k for n, k in state.no_vote_days.items()})
+        no_vote_days={r(n): k for n, k in state.no_vote_days.items()},
+        # R14 (R10.1: the slot keeps its once-a-game move used, its standing move, …)
+        last_targets={r(n): r(t) for n, t in state.last_targets.items()},
+        used_once=frozenset(r(n) for n in state.used_once),
+        mortal=frozenset(r(n) for n in state.mortal),
+        standing={r(n): r(t) for n, t in state.standing.items()})
 
 
 def removals_before(book: Book, cutoff: datetime) -> list[tuple[str, HostKill]]:

@@ -22,6 +22,7 @@ from typing import Any
 from ..errors import RulesError
 from .calendar import Calendar
 from .model import Player, Role
+from .roles import CATALOGUE
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,13 @@ class GameState:
     died_at: dict[str, tuple[int, str]] = field(default_factory=dict)
     day: int = 0
     no_vote_days: dict[str, int] = field(default_factory=dict)  # R2.16: days in a row, alive
+    # R14 (rules/roles.py): last night's target of a "not twice running" move (the Putana's),
+    # who used a once-a-game move (the Judge), Immortals already attacked once, and standing
+    # moves in force (the Kamikaze's «забрать X»)
+    last_targets: dict[str, str] = field(default_factory=dict)
+    used_once: frozenset[str] = frozenset()
+    mortal: frozenset[str] = frozenset()
+    standing: dict[str, str] = field(default_factory=dict)
 
     # -- queries ---------------------------------------------------------------------------
     @property
@@ -101,6 +109,10 @@ class GameState:
             "died_at": {n: [d, by] for n, (d, by) in self.died_at.items()},
             "day": self.day,
             **({"no_vote_days": dict(self.no_vote_days)} if self.no_vote_days else {}),
+            **({"last_targets": dict(self.last_targets)} if self.last_targets else {}),
+            **({"used_once": sorted(self.used_once)} if self.used_once else {}),
+            **({"mortal": sorted(self.mortal)} if self.mortal else {}),
+            **({"standing": dict(self.standing)} if self.standing else {}),
         }
 
     @classmethod
@@ -116,7 +128,11 @@ class GameState:
             checked=frozenset(data.get("checked", ())),
             died_at={n: (int(v[0]), str(v[1])) for n, v in data.get("died_at", {}).items()},
             day=int(data.get("day", 0)),
-            no_vote_days={n: int(k) for n, k in data.get("no_vote_days", {}).items()})
+            no_vote_days={n: int(k) for n, k in data.get("no_vote_days", {}).items()},
+            last_targets={n: str(t) for n, t in data.get("last_targets", {}).items()},
+            used_once=frozenset(data.get("used_once", ())),
+            mortal=frozenset(data.get("mortal", ())),
+            standing={n: str(t) for n, t in data.get("standing", {}).items()})
 
     def evolve(self, **changes: Any) -> "GameState":
         return replace(self, **changes)
@@ -138,7 +154,7 @@ def initial_state(players: Iterable[Player], duty: str | None = None,
         if p.nick in roles:
             raise RulesError(f"player {p.nick!r} is listed twice")
         roles[p.nick] = p.role
-    for single in (Role.BOSS, Role.COMMISSAR, Role.SERGEANT, Role.DOCTOR, Role.MANIAC):
+    for single in (r for r, sp in CATALOGUE.items() if sp.single):
         holders = [n for n, r in roles.items() if r is single]
         if len(holders) > 1:
             raise RulesError(f"{len(holders)} players have the role {single.value} "

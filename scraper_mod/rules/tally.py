@@ -60,10 +60,12 @@ class Count:
     voters: tuple[str, ...]
     reached_at: datetime
     penalty: int = 0     # R2.16: votes for not voting, included in ``votes``
+    doubled: tuple[str, ...] = ()   # R14: voters whose vote counts as two (the Mayor)
 
     def to_json(self) -> dict:
         return {"target": self.target, "votes": self.votes, "voters": list(self.voters),
-                **({"penalty": self.penalty} if self.penalty else {})}
+                **({"penalty": self.penalty} if self.penalty else {}),
+                **({"doubled": list(self.doubled)} if self.doubled else {})}
 
 
 @dataclass(frozen=True)
@@ -121,13 +123,15 @@ def _vote_key(v: Vote) -> tuple[datetime, int]:
 
 def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable[str] = (),
                 self_votes: bool = True, players: Iterable[str] | None = None,
-                house: HouseDay | None = None) -> Tally:
+                house: HouseDay | None = None, double: Iterable[str] = ()) -> Tally:
     """R2.5, R2.8: each alive, unfrozen voter's latest valid vote, and the counts.
 
     ``players`` (all nicks, dead too), when given, lets a vote by or for someone who is not a
     player be rejected as ``not_a_player`` rather than as dead. ``house``: the day's house
-    rules (R2.13-R2.16, rules/house.py), judged after R2.8.
+    rules (R2.13-R2.16, rules/house.py), judged after R2.8. ``double``: voters whose
+    counted vote counts as two (R14: the Mayor).
     """
+    twice = set(double)
     alive_set = set(alive)
     everyone = set(players) if players is not None else None
     frozen_set = {f for f in frozen if f in alive_set}
@@ -175,8 +179,9 @@ def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable
     for t, vs in by_target.items():
         extra = penalty if t in not_voting else 0
         times = [since[x] for x in vs] + ([penalty_at] if extra and penalty_at else [])
-        counts.append(Count(target=t, votes=len(vs) + extra, voters=tuple(vs),
-                            reached_at=max(times, key=_utc), penalty=extra))
+        doubled = tuple(x for x in vs if x in twice)
+        counts.append(Count(target=t, votes=len(vs) + extra + len(doubled), voters=tuple(vs),
+                            reached_at=max(times, key=_utc), penalty=extra, doubled=doubled))
     counts.sort(key=lambda c: (-c.votes, _utc(c.reached_at), _sort_key(c.target)))
     counted = tuple(sorted(latest.values(), key=_vote_key))
     return Tally(votes=counted, counts=tuple(counts), not_voting=not_voting,

@@ -69,6 +69,7 @@ def test_R3_1_R4_deal_draws_roles_list_and_prints_commitment(tmp_path, capsys):
     deal = stored_deal(game)
     assert sorted(deal["roles"]) == sorted(NICKS) and sorted(deal["drawn"]) == sorted(NICKS)
     counted = {r: list(deal["roles"].values()).count(r.value) for r in Role}
+    counted = {r: k for r, k in counted.items() if k}   # R14's roles are not dealt here
     assert counted == {Role.BOSS: 1, Role.MAFIA: 2, Role.COMMISSAR: 1, Role.SERGEANT: 1,
                        Role.DOCTOR: 1, Role.MANIAC: 1, Role.VSB: 1, Role.CIVILIAN: 3}
     assert sorted(deal["random_list"]) == sorted(NICKS)

@@ -27,7 +27,8 @@ from scraper_mod.rules.night import NightOrders, resolve_day
 from scraper_mod.rules.notes import CODES, WHY, Note, note_from_json
 
 SAMPLE = {"target": "Маша_2", "actor": "doc_Holiday", "sender": "Волк", "boss": "Вася",
-          "commissar": "Алексей", "who": ("Big Joe",), "limit": 1}
+          "commissar": "Алексей", "who": ("Big Joe",), "limit": 1,
+          "other": "Лиса"}   # "other": R14's comparison
 
 
 def sample(code: str, **over) -> Note:
