@@ -23,6 +23,7 @@ as on a real board.
 
 from __future__ import annotations
 
+import copy
 import html
 import json
 import re
@@ -136,17 +137,41 @@ class MemoryBoard:
         self.board_tz = board_tz
         self.edit_grace = timedelta(seconds=edit_grace)
         self.base_url = base_url if base_url.endswith("/") else base_url + "/"
-        self.now = now or datetime(2024, 4, 9, 12, 0, tzinfo=timezone.utc)
+        self._clock = [now or datetime(2024, 4, 9, 12, 0, tzinfo=timezone.utc)]
         self.logged_in = False
         self.users: dict[str, int] = {account: account_id}
         self.moderators: set[str] = {account} if moderator else set()
         self.topics: dict[int, _Topic] = {}
         self.posts: dict[int, _Post] = {}
         self.pms: dict[int, _Pm] = {}
-        self._next_post = first_post_id
-        self._next_topic = first_topic_id
-        self._next_pm = 1
-        self._next_user = max(account_id, 57) + 1
+        self._next = {"post": first_post_id, "topic": first_topic_id, "pm": 1,
+                      "user": max(account_id, 57) + 1}
+
+    @property
+    def now(self) -> datetime:
+        """The board's clock (shared by every account's view of the board)."""
+        return self._clock[0]
+
+    @now.setter
+    def now(self, value: datetime) -> None:
+        self._clock[0] = value
+
+    def as_account(self, nick: str, *, moderator: bool | None = None) -> MemoryBoard:
+        """The same board seen through another account (a player's, by default not a
+        moderator): what one writes the other reads."""
+        view = copy.copy(self)
+        view.account = nick
+        view.logged_in = False
+        view.moderator = nick in self.moderators if moderator is None else moderator
+        if view.moderator:
+            self.moderators.add(nick)
+        self.add_user(nick)
+        return view
+
+    def _take(self, kind: str) -> int:
+        n = self._next[kind]
+        self._next[kind] = n + 1
+        return n
 
     # -- the board's clock and members ----------------------------------------------------
     def advance(self, **delta: float) -> datetime:
@@ -156,8 +181,8 @@ class MemoryBoard:
 
     def add_user(self, nick: str, user_id: int | None = None) -> int:
         if nick not in self.users:
-            self.users[nick] = user_id if user_id is not None else self._next_user
-            self._next_user = max(self._next_user, self.users[nick]) + 1
+            self.users[nick] = user_id if user_id is not None else self._next["user"]
+            self._next["user"] = max(self._next["user"], self.users[nick]) + 1
         return self.users[nick]
 
     def _at(self, at: datetime | None) -> datetime:
@@ -172,8 +197,7 @@ class MemoryBoard:
     def add_topic(self, title: str, *, forum_id: int = 3, author: str | None = None,
                   text: str = "", at: datetime | None = None) -> int:
         """A topic opened by ``author`` (the account when None) with its first post."""
-        tid = self._next_topic
-        self._next_topic += 1
+        tid = self._take("topic")
         self.topics[tid] = _Topic(tid, forum_id, title)
         self._add_post(tid, author or self.account, text or title, at)
         return tid
@@ -238,8 +262,7 @@ class MemoryBoard:
                            hint=hints.get(kind, ""))
 
     def _add_post(self, topic_id: int, nick: str, text: str, at: datetime | None) -> int:
-        pid = self._next_post
-        self._next_post += 1
+        pid = self._take("post")
         self.posts[pid] = _Post(pid, topic_id, nick, self.add_user(nick),
                                 [_Version(text, self._at(at))])
         self.topics[topic_id].post_ids.append(pid)
@@ -266,8 +289,7 @@ class MemoryBoard:
 
     def _add_pm(self, author: str, to: str, subject: str, text: str,
                 at: datetime | None) -> int:
-        mid = self._next_pm
-        self._next_pm += 1
+        mid = self._take("pm")
         self.pms[mid] = _Pm(mid, author, to, subject, text, self._at(at))
         return mid
 
