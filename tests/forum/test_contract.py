@@ -45,12 +45,13 @@ class RealSpec:
     shared: str         # its folder's name under ../shared
     tool: str           # the players' browser module in that folder
     forum_id: int       # the game forum (SMF: board)
+    per_page: int       # posts on a topic page
     edit_grace: float   # seconds after posting in which an author's edit leaves no notice
 
 
 REAL: dict[str, RealSpec] = {
-    "phpbb": RealSpec(BOARD_ENV, "phpbb-board", "forumctl", 3, 0),
-    "smf": RealSpec(SMF_BOARD_ENV, "smf-board", "smfctl", 2, 91),
+    "phpbb": RealSpec(BOARD_ENV, "phpbb-board", "forumctl", 3, 10, 0),
+    "smf": RealSpec(SMF_BOARD_ENV, "smf-board", "smfctl", 2, 15, 91),
 }
 
 ENGINES = ["memory", *(pytest.param(name, marks=pytest.mark.e2e) for name in REAL)]
@@ -62,6 +63,7 @@ class Harness:
     name: str
     board: Board
     forum_id: int
+    per_page: int
     account = BOARD_ADMIN[0]
 
     def reply(self, nick: str, topic_id: int, text: str) -> int: ...
@@ -79,6 +81,7 @@ class Harness:
 class MemoryHarness(Harness):
     name = "memory"
     forum_id = 3
+    per_page = 10
 
     def __init__(self) -> None:
         self.board = self.mem = MemoryBoard(account=self.account, per_page=10,
@@ -129,7 +132,7 @@ def _phpbb_delete(admin: Any, post_id: int) -> None:
 class RealHarness(Harness):
     def __init__(self, name: str, spec: RealSpec, url: str, tool: Any) -> None:
         self.name, self.spec, self.url, self.tool = name, spec, url, tool
-        self.forum_id = spec.forum_id
+        self.forum_id, self.per_page = spec.forum_id, spec.per_page
         self._players: dict[str, Any] = {}
         self.board = self.player_board(self.account)
 
@@ -208,19 +211,20 @@ def _stamp() -> str:
 def test_a_topic_is_read_across_its_pages_in_order(harness):
     players = ["Вася", "Маша_2", "Big Joe", "Кот"]
     tid = harness.new_topic(harness.account, f"День 1 {_stamp()}", "[b]День 1.[/b] Голосуем.")
+    n = harness.per_page                            # the first post and n replies: 2 pages
     ids = [harness.reply(players[i % 4], tid, f"[color=red]{players[(i + 1) % 4]}[/color] "
-                                              f"ход {i}") for i in range(11)]
+                                              f"ход {i}") for i in range(n)]
     pages = harness.board.read_topic(tid)
     assert len(pages) == 2 and [p.page for p in pages] == [1, 2]
-    assert pages[0].page_count == 2 and len(pages[0].posts) == 10
+    assert pages[0].page_count == 2 and len(pages[0].posts) == n
     posts = [p for page in pages for p in page.posts]
     assert [p.post_id for p in posts][1:] == ids
     assert ids == sorted(ids)                       # post ids grow
-    tenth = posts[10]
-    assert tenth.author == players[9 % 4]
-    assert [(c.color.lower(), c.text) for c in tenth.colored] == [("red", players[10 % 4])]
-    assert "ход 9" in tenth.text
-    again = harness.board.read_topic_page(tid, 10)
+    last = posts[n]
+    assert last.author == players[(n - 1) % 4]
+    assert [(c.color.lower(), c.text) for c in last.colored] == [("red", players[n % 4])]
+    assert f"ход {n - 1}" in last.text
+    again = harness.board.read_topic_page(tid, n)
     assert again.page == 2 and [(p.post_id, p.content_key()) for p in again.posts] == [
         (p.post_id, p.content_key()) for p in pages[1].posts]
 
