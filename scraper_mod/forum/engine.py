@@ -42,7 +42,7 @@ ENGINES: tuple[Engine, ...] = ("phpbb", "smf", "mybbru")
 #: engines scraper-mod reads but never posts to (the host posts by hand)
 READ_ONLY_ENGINES: tuple[Engine, ...] = ("mybbru",)
 
-__all__ = ["Board", "Engine", "ENGINES", "READ_ONLY_ENGINES", "can_post", "detect_engine",
+__all__ = ["Board", "Engine", "ENGINES", "READ_ONLY_ENGINES", "can_post", "engine_topic_id", "detect_engine",
            "engine_of", "open_board",
            "engine_of_url", "board_for_url", "topic_key", "topic_id_of", "forum_id_of"]
 
@@ -233,6 +233,14 @@ def topic_id_of(url: str) -> int | None:
     if engine == "mybbru":
         return mybbru_topic_id(url)
     return smf_topic_id(url) if engine == "smf" else phpbb_topic_id(url)
+
+
+def engine_topic_id(engine: str | None, url: str) -> int | None:
+    """The topic id of ``url`` read as ``engine``'s topic address (an engine named in the game
+    file: a mybb.ru board on its own domain has no family host to tell it by), else None."""
+    if engine == "mybbru":
+        return mybbru_topic_id(url)
+    return topic_id_of(url)
 
 
 def forum_id_of(url: str) -> int | None:

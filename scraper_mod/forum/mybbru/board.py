@@ -39,9 +39,9 @@ log = logging.getLogger(__name__)
 PAGE_POSTS = 25     # posts on a topic page (PunBB's default "disp_posts")
 
 READ_ONLY = ("a mybb.ru board is read only for scraper-mod: post {what} on the board by hand "
-             "(the text is in out/day-N/), or set [publish] mode = \"review\"")
+             "(the text is in out/day-N/) and set [publish] mode = \"off\"")
 READ_ONLY_RU = ("форум на mybb.ru scraper-mod только читает: опубликуйте {what_ru} на форуме "
-                "вручную (текст лежит в out/day-N/) или поставьте [publish] mode = \"review\"")
+                "вручную (текст лежит в out/day-N/) и поставьте [publish] mode = \"off\"")
 
 _FOREIGN_TOPIC = ((re.compile(r"viewtopic\.php\?(?:.*&)?[tp]=\d+"), "phpbb"),
                   (re.compile(r"index\.php\?topic=\d+"), "smf"))
