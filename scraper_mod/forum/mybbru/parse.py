@@ -62,9 +62,19 @@ def _num(item: dict, key: str, *, url: str) -> int:
     return int(v)
 
 
-def _body_parts(fragment: str, sig: Any = None) -> Any:
-    el = lxml.html.fragment_fromstring(fragment or "", create_parent="div")
-    return walk_body(el, extra=[sig] if sig is not None else None)
+def _clean(el: Any) -> Any:
+    """mybb.ru's boxes as ``walk_body`` reads them: a spoiler's inner ``blockquote`` is the
+    spoiler's (not a quote), a code box's «Код:» legend is no one's words."""
+    for inner in el.xpath(".//div[contains(@class, 'spoiler-box')]//blockquote"):
+        inner.tag = "div"
+    for legend in el.xpath(".//div[contains(@class, 'code-box')]//strong[contains(@class, "
+                           "'legend')]"):
+        legend.drop_tree()
+    return el
+
+
+def _body_parts(fragment: str) -> Any:
+    return walk_body(_clean(lxml.html.fragment_fromstring(fragment or "", create_parent="div")))
 
 
 def parse_api_posts(body: bytes, *, url: str, board_tz: tzinfo, page_url: str = ""
@@ -153,18 +163,18 @@ def _page_post(el: Any, *, url: str, tz: tzinfo, fetched_at: datetime) -> Post:
     if not content:
         raise ParseError(f"post {pid} has no div.post-content", url=url)
     edited_at = edited_by = None
-    for note in content[0].xpath(f".//p[{_cls('lastedit')}]"):
+    for note in content[0].xpath(f".//p[{_cls('lastedit')} or {_cls('postedit')}]"):
         found = _RE_EDIT.search(_norm(_tc(note)))
         if found:
             edited_by = found.group(1)
             edited_at = _shown(found.group(2), tz=tz, fetched_at=fetched_at, url=url,
                                what=f"post {pid}'s edit note").earliest
         note.getparent().remove(note)
-    sigs = el.xpath(f".//div[{_cls('post-sig')}]")
+    sigs = el.xpath(f".//div[{_cls('post-sig')} or {_cls('postsignature')}]")
     for sig in sigs:        # inside the post box but never the author's words of the post
         if sig.getparent() is not None and content[0] in sig.iterancestors():
             sig.getparent().remove(sig)
-    parts = walk_body(content[0], extra=sigs)
+    parts = walk_body(_clean(content[0]), extra=sigs)
     return Post(post_id=pid, author=author, author_id=int(aid.group(1)) if aid else None,
                 posted_at=when.earliest, precision=when.precision, earliest=when.earliest,
                 latest=when.latest, page_url=url, edited_at=edited_at, edited_by=edited_by,
