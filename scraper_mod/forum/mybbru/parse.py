@@ -69,8 +69,21 @@ def _clean(el: Any) -> Any:
         inner.tag = "div"
     for legend in el.xpath(".//div[contains(@class, 'code-box')]//strong[contains(@class, "
                            "'legend')]"):
-        legend.drop_tree()
+        _remove(legend)
     return el
+
+
+def _remove(el: Any) -> None:
+    """Take ``el`` out of its tree, keeping the text that follows it."""
+    parent, prev = el.getparent(), el.getprevious()
+    if parent is None:
+        return
+    if el.tail:
+        if prev is not None:
+            prev.tail = (prev.tail or "") + el.tail
+        else:
+            parent.text = (parent.text or "") + el.tail
+    parent.remove(el)
 
 
 def _body_parts(fragment: str) -> Any:
@@ -169,7 +182,7 @@ def _page_post(el: Any, *, url: str, tz: tzinfo, fetched_at: datetime) -> Post:
             edited_by = found.group(1)
             edited_at = _shown(found.group(2), tz=tz, fetched_at=fetched_at, url=url,
                                what=f"post {pid}'s edit note").earliest
-        note.getparent().remove(note)
+        _remove(note)
     sigs = el.xpath(f".//div[{_cls('post-sig')} or {_cls('postsignature')}]")
     for sig in sigs:        # inside the post box but never the author's words of the post
         if sig.getparent() is not None and content[0] in sig.iterancestors():
