@@ -215,8 +215,9 @@ class MemoryBoard:
         return self._add_post(topic_id, nick, text, at)
 
     def player_edit(self, nick: str, post_id: int, text: str, *, reason: str = "",
-                    at: datetime | None = None) -> None:
-        self._edit(nick, post_id, text, reason, at)
+                    at: datetime | None = None) -> bool:
+        """A player's edit; whether the board wrote its notice (False: a silent edit)."""
+        return self._edit(nick, post_id, text, reason, at)
 
     def player_delete(self, nick: str, post_id: int) -> None:
         """The post vanishes (its author or a moderator deletes it)."""
@@ -269,7 +270,7 @@ class MemoryBoard:
         return pid
 
     def _edit(self, nick: str, post_id: int, text: str, reason: str,
-              at: datetime | None) -> None:
+              at: datetime | None) -> bool:
         p = self._post(post_id)
         mod = nick in self.moderators
         if nick != p.author and not mod:
@@ -286,6 +287,7 @@ class MemoryBoard:
             p.edited_at, p.edited_by = when, nick
             p.edit_count += 1
             p.edit_reason = reason or None
+        return not silent
 
     def _add_pm(self, author: str, to: str, subject: str, text: str,
                 at: datetime | None) -> int:
