@@ -4,6 +4,7 @@ live hosted board, docs/engines.md)."""
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import responses
 from qa_game import copy_game, edit
 
 from scraper_mod.cli import main
-from scraper_mod.errors import ConfigError, ForumError, TopicNotFoundError
+from scraper_mod.errors import ConfigError, ForumError, ParseError, TopicNotFoundError
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.engine import (
     READ_ONLY_ENGINES,
@@ -27,6 +28,7 @@ from scraper_mod.forum.engine import (
 )
 from scraper_mod.forum.mybbru.board import MybbruBoard
 from scraper_mod.forum.mybbru.links import api_posts_url, api_url
+from scraper_mod.forum.mybbru.parse import ApiOff, parse_api_posts, parse_api_users
 from scraper_mod.forum.poller import poll_topic, read_at_deadline
 from scraper_mod.forum.posting import PostRefused
 from scraper_mod.game.config import load_game
@@ -258,3 +260,14 @@ def test_a_whole_day_is_counted_and_resolved_from_the_boards_answers(tmp_path, c
     err = capsys.readouterr().err
     assert code != 0 and err.count("\n") == 1 and "Traceback" not in err
     assert "scraper-mod не пишет на форум mybb.ru" in err and "вручную" in err
+
+
+def test_users_get_and_a_malformed_post_answer():
+    users = parse_api_users((FIX / "api" / "users.get.json").read_bytes(), url="users.get")
+    assert (users[58], users[65], len(users)) == ("Вася", "doc_Holiday", 8)
+    bad = json.dumps({"response": [{"id": "5", "username": "Вася", "message": "<p>x</p>"}]})
+    with pytest.raises(ParseError) as got:
+        parse_api_posts(bad.encode(), url=api_posts_url(BASE, 4), board_tz=MSK)
+    assert "'posted'" in str(got.value) and "\n" not in str(got.value)
+    with pytest.raises(ApiOff, match="отключено администратором"):
+        parse_api_posts((FIX / "api" / "disabled.json").read_bytes(), url="x", board_tz=MSK)

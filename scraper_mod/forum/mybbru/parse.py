@@ -22,6 +22,7 @@ signature in ``div.post-sig``; pages are listed in ``div.pagelink``; windows-125
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from datetime import datetime, timezone, tzinfo
@@ -106,9 +107,8 @@ def parse_api_posts(body: bytes, *, url: str, board_tz: tzinfo, page_url: str = 
         parts = _body_parts(str(item.get("message") or ""))
         uid = item.get("user_id")
         posts.append(Post(
-            post_id=pid, author=_norm(lxml.html.fromstring(
-                f"<span>{item.get('username') or ''}</span>").text_content()),
-            author_id=int(uid) if str(uid or "").isdigit() else None,
+            post_id=pid, author=_norm(html.unescape(str(item.get("username") or ""))),
+            author_id=int(str(uid)) if str(uid or "").isdigit() else None,
             posted_at=at, precision="second", earliest=at, latest=at,
             page_url=page_url or url, colored=tuple(parts.colored), bold=tuple(parts.bold),
             hidden=tuple(parts.hidden), quotes=tuple(parts.quotes), text=parts.text()))
@@ -124,7 +124,7 @@ def parse_api_topic(body: bytes, *, url: str) -> tuple[str, bool, int | None]:
         raise TopicNotFoundError("the API knows no such topic", url=url)
     t = items[0]
     replies = t.get("num_replies")
-    count = int(replies) + 1 if str(replies or "").isdigit() else None
+    count = int(str(replies)) + 1 if str(replies or "").isdigit() else None
     return str(t.get("subject") or ""), str(t.get("closed") or "0") not in ("0", ""), count
 
 
@@ -133,8 +133,9 @@ def parse_api_users(body: bytes, *, url: str) -> dict[int, str]:
     items = _api_answer(body, url=url)
     out = {}
     for u in items if isinstance(items, list) else []:
-        if isinstance(u, dict) and str(u.get("user_id") or u.get("id") or "").isdigit():
-            out[int(u.get("user_id") or u.get("id"))] = str(u.get("username") or "")
+        uid = str(u.get("user_id") or u.get("id") or "") if isinstance(u, dict) else ""
+        if uid.isdigit():
+            out[int(uid)] = html.unescape(str(u.get("username") or ""))
     return out
 
 
