@@ -271,3 +271,37 @@ def test_users_get_and_a_malformed_post_answer():
     assert "'posted'" in str(got.value) and "\n" not in str(got.value)
     with pytest.raises(ApiOff, match="отключено администратором"):
         parse_api_posts((FIX / "api" / "disabled.json").read_bytes(), url="x", board_tz=MSK)
+
+
+def _many(n: int, skip: int) -> bytes:
+    base = int(datetime(2024, 4, 9, 10, 0, tzinfo=MSK).timestamp())
+    return json.dumps({"response": [
+        {"id": 1000 + i, "user_id": 58, "username": "Вася", "posted": base + 60 * i,
+         "message": f"<p>пост {i}</p>"} for i in range(skip, min(n, skip + 100))]}).encode()
+
+
+def test_the_poller_reads_the_api_in_answers_of_100_and_then_only_the_last():
+    client = _client()
+    board = MybbruBoard(client)
+    topic = json.dumps({"response": [{"id": 4, "subject": "День 1", "num_replies": 129,
+                                      "closed": 0}]}).encode()
+    with responses.RequestsMock() as rs, Store(":memory:") as store:
+        for skip in (0, 100):
+            rs.add(responses.GET, api_posts_url(BASE, 4, skip), body=_many(130, skip))
+        rs.add(responses.GET, api_url(BASE, "topic.get", topic_id=4), body=topic)
+        first = poll_topic(client, store, TOPIC, now=DEADLINE, full=True, board=board)
+        assert (len(first.new_posts), first.pages, first.page_count) == (130, (1, 2), 2)
+        asked = len(rs.calls)
+        again = poll_topic(client, store, TOPIC, now=DEADLINE, board=board)
+        assert again.pages == (2,) and again.new_posts == ()
+        assert [c.request.url for c in rs.calls[asked:]][0] == api_posts_url(BASE, 4, 100)
+
+
+def test_the_poller_falls_back_to_the_pages_when_the_api_is_off():
+    client = _client()
+    board = MybbruBoard(client)
+    with responses.RequestsMock() as rs, Store(":memory:") as store:
+        _api(rs, disabled=True)
+        _pages(rs)
+        report = poll_topic(client, store, TOPIC, now=DEADLINE, full=True, board=board)
+    assert report.ok and report.pages == (1, 2) and len(report.new_posts) == 8
