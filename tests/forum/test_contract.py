@@ -367,3 +367,15 @@ def test_an_address_of_no_topic_is_one_clear_error(harness, bad):
     assert "topic" in str(e.value).lower() and "\n" not in str(e.value)
     assert harness.board.topic_id_of(bad) is None
 
+
+
+def test_a_posts_page_shows_the_post(harness):
+    """What the poller asks when a full scan misses a post, and what a link opens."""
+    board = harness.board
+    tid = harness.new_topic(harness.account, f"Ссылка {_stamp()}", "Голосуем.")
+    pid = harness.reply("Лиса", tid, "[color=red]Кот[/color]")
+    key = board.topic_key(board.topic_url(tid))
+    assert board.topic_id_of(key) == tid and board.topic_key(board.page_url(key, 0)) == key
+    _, page = board.fetch_topic_page(board.post_page_url(key, pid))
+    assert pid in [p.post_id for p in page.posts]
+    assert str(pid) in board.post_url(pid)
