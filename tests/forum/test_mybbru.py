@@ -305,3 +305,13 @@ def test_the_poller_falls_back_to_the_pages_when_the_api_is_off():
         _pages(rs)
         report = poll_topic(client, store, TOPIC, now=DEADLINE, full=True, board=board)
     assert report.ok and report.pages == (1, 2) and len(report.new_posts) == 8
+
+
+def test_posts_url_reads_a_mybbru_topic(capsys):
+    with responses.RequestsMock() as rs:
+        _pages(rs)
+        assert main(["posts", TOPIC, "--min-delay", "0"]) == 0
+    out = capsys.readouterr().out
+    assert "== День 1 — голосование t=4: page 2 of 2, 3 post(s)" in out
+    assert "#106  NightOwl [62]  2024-04-09 19:59:30 +0300\n    colored: Big Joe (red)" in out
+    assert "edited 1x by Маша_2 at 2024-04-09 12:20" in out
