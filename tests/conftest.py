@@ -54,6 +54,21 @@ def _board_dir(env: str = BOARD_ENV, engine: str = "phpBB", shared: str = "phpbb
     return folder
 
 
+E2E_DIR = Path(__file__).resolve().parent / "e2e"
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Tests marked ``e2e`` outside tests/e2e (the contract suite's real boards) belong to the
+    e2e tier: a run that leaves tests/e2e out (the fast tier) leaves them out too."""
+    ignored = {Path(p).resolve() for p in config.getoption("ignore") or ()}
+    if E2E_DIR not in ignored:
+        return
+    keep = [item for item in items if item.get_closest_marker("e2e") is None]
+    if len(keep) != len(items):
+        config.hook.pytest_deselected(items=[i for i in items if i not in keep])
+        items[:] = keep
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

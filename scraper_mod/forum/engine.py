@@ -6,8 +6,9 @@ forum/model.py's ``TopicPage``/``Post``, forum/feed.py's ``FeedEntry``, forum/pm
 ``PmSummary``/``PrivateMessage``, forum/posting.py's ``Posted``; so the poller, the rules and
 the store read every engine alike. ``rules/`` and ``game/`` import nothing of an engine.
 
-``[forum] engine = "phpbb" | "smf"`` names the engine; ``detect_engine`` tells it from the
-board's front page when the game file leaves it out.
+``[forum] engine = "phpbb" | "smf" | "mybbru"`` names the engine; ``detect_engine`` tells it
+from the board's front page when the game file leaves it out. ``READ_ONLY_ENGINES`` are read
+and never posted to (their Board's ``can_post`` is False): the hosted mybb.ru boards.
 """
 
 from __future__ import annotations
@@ -29,14 +30,20 @@ from ..errors import ForumError
 from .client import FetchResult, ForumClient
 from .feed import FeedEntry
 from .model import TopicPage
+from .mybbru.board import MybbruBoard
+from .mybbru.board import topic_key_of as mybbru_topic_key
+from .mybbru.links import is_mybbru_url, mybbru_forum_id, mybbru_topic_id
 from .smf.board import SmfBoard
 from .smf.links import is_smf_url, smf_board_id, smf_topic_id, smf_topic_key
 from .smf.parse import parse_smf_pm
 
-Engine = Literal["phpbb", "smf"]
-ENGINES: tuple[Engine, ...] = ("phpbb", "smf")
+Engine = Literal["phpbb", "smf", "mybbru"]
+ENGINES: tuple[Engine, ...] = ("phpbb", "smf", "mybbru")
+#: engines scraper-mod reads but never posts to (the host posts by hand)
+READ_ONLY_ENGINES: tuple[Engine, ...] = ("mybbru",)
 
-__all__ = ["Board", "Engine", "ENGINES", "detect_engine", "engine_of", "open_board",
+__all__ = ["Board", "Engine", "ENGINES", "READ_ONLY_ENGINES", "can_post", "engine_topic_id", "detect_engine",
+           "engine_of", "open_board",
            "engine_of_url", "board_for_url", "topic_key", "topic_id_of", "forum_id_of"]
 
 
@@ -44,7 +51,7 @@ __all__ = ["Board", "Engine", "ENGINES", "detect_engine", "engine_of", "open_boa
 class Board(Protocol):
     """One board, through one account (the host's), as the game uses it."""
 
-    engine: str                    # "phpbb" | "smf"
+    engine: str                    # "phpbb" | "smf" | "mybbru" | "memory"
 
     # -- reading ---------------------------------------------------------------------------
     def topic_url(self, topic_id: int, start: int = 0) -> str:
@@ -192,6 +199,9 @@ class Board(Protocol):
 
 _SMF_MARKS = (re.compile(rb"var\s+smf_scripturl\s*="), re.compile(rb"simplemachines\.org", re.I),
               re.compile(rb"""<generator[^>]*>SMF<""", re.I))
+_MYBBRU_MARKS = (re.compile(rb"""href=["']https?://(?:www\.)?mybb\.ru/?["']""", re.I),
+                 re.compile(rb"""class=["'][^"']*\bpa-author\b"""),
+                 re.compile(rb"""<div id=["']pun["']"""))
 _PHPBB_MARKS = (re.compile(rb"phpbb\.com", re.I), re.compile(rb"viewforum\.php\?"),
                 re.compile(rb"""name=["']generator["'][^>]*phpBB""", re.I))
 
@@ -201,6 +211,8 @@ def engine_of_url(url: str) -> Engine | None:
     phpBB's ``viewtopic.php`` / ``viewforum.php``; None for an address of neither shape."""
     if is_smf_url(url):
         return "smf"
+    if is_mybbru_url(url):
+        return "mybbru"
     if re.search(r"/(viewtopic|viewforum|ucp|memberlist)\.php$", urlsplit(url).path):
         return "phpbb"
     return None
@@ -209,17 +221,34 @@ def engine_of_url(url: str) -> Engine | None:
 def topic_key(url: str) -> str:
     """The store's name of a topic from any address of its pages (``Board.topic_key`` of
     the engine the address names; an address of neither shape is phpBB's error line)."""
-    return smf_topic_key(url) if engine_of_url(url) == "smf" else phpbb_topic_key(url)
+    engine = engine_of_url(url)
+    if engine == "mybbru":
+        return mybbru_topic_key(url)
+    return smf_topic_key(url) if engine == "smf" else phpbb_topic_key(url)
 
 
 def topic_id_of(url: str) -> int | None:
     """The topic id of a phpBB or SMF topic address, else None."""
-    return smf_topic_id(url) if engine_of_url(url) == "smf" else phpbb_topic_id(url)
+    engine = engine_of_url(url)
+    if engine == "mybbru":
+        return mybbru_topic_id(url)
+    return smf_topic_id(url) if engine == "smf" else phpbb_topic_id(url)
+
+
+def engine_topic_id(engine: str | None, url: str) -> int | None:
+    """The topic id of ``url`` read as ``engine``'s topic address (an engine named in the game
+    file: a mybb.ru board on its own domain has no family host to tell it by), else None."""
+    if engine == "mybbru":
+        return mybbru_topic_id(url)
+    return topic_id_of(url)
 
 
 def forum_id_of(url: str) -> int | None:
     """The forum (SMF: board) id of a phpBB or SMF forum address, else None."""
-    return smf_board_id(url) if engine_of_url(url) == "smf" else phpbb_forum_id(url)
+    engine = engine_of_url(url)
+    if engine == "mybbru":
+        return mybbru_forum_id(url)
+    return smf_board_id(url) if engine == "smf" else phpbb_forum_id(url)
 
 
 def pm_engine_of(source: str) -> Engine | None:
@@ -247,10 +276,13 @@ def board_for_url(client: ForumClient, url: str, *, board_tz: tzinfo = MOSCOW,
 
 def detect_engine(front_page: bytes) -> Engine | None:
     """The engine that rendered a board's front page (its index or any page of it), or None
-    when neither phpBB nor SMF marks it. SMF: its ``smf_scripturl`` script variable or the
-    «Powered by SMF» link; phpBB: the «Powered by phpBB» link or its ``viewforum.php`` links."""
+    when neither phpBB nor SMF nor mybb.ru marks it. SMF: its ``smf_scripturl`` script variable
+    or the «Powered by SMF» link; mybb.ru: its link home (``https://mybb.ru/``), PunBB's
+    ``<div id="pun">`` or the ``pa-author`` cells; phpBB: the «Powered by phpBB» link or its ``viewforum.php`` links."""
     if any(rx.search(front_page) for rx in _SMF_MARKS):
         return "smf"
+    if any(rx.search(front_page) for rx in _MYBBRU_MARKS):
+        return "mybbru"
     if any(rx.search(front_page) for rx in _PHPBB_MARKS):
         return "phpbb"
     return None
@@ -262,23 +294,33 @@ def engine_of(client: ForumClient, configured: str | None = None) -> Engine:
     if configured is not None:
         if configured not in ENGINES:
             raise ForumError(f"[forum] engine = {configured!r} is not an engine scraper-mod "
-                             "knows", hint="use engine = \"phpbb\" or \"smf\"")
+                             "knows", hint="use engine = " + " or ".join(f'"{e}"' for e in ENGINES))
         return configured
     page = client.get(client.base_url)
     found = detect_engine(page.body)
     if found is None:
         raise ForumError(f"cannot tell the board's engine from its front page "
                          f"(HTTP {page.status})", url=page.url,
-                         hint='check [forum] url, or set [forum] engine = "phpbb" or "smf"')
+                         hint="check [forum] url, or set [forum] engine = "
+                              + " or ".join(f'"{e}"' for e in ENGINES))
     return found
 
 
 def open_board(client: ForumClient, engine: str, *, board_tz: tzinfo = MOSCOW,
                password: str | None = None) -> Board:
-    """The ``Board`` of ``engine`` ("phpbb" | "smf", see ``engine_of``) on ``client``.
+    """The ``Board`` of ``engine`` ("phpbb" | "smf" | "mybbru", see ``engine_of``) on ``client``.
     ``password``: SMF's login (else ``SCRAPER_MOD_FORUM_PASSWORD``); phpBB's is the client's."""
     if engine == "phpbb":
         return PhpbbBoard(client, board_tz=board_tz)
     if engine == "smf":
         return SmfBoard(client, board_tz=board_tz, password=password)
-    raise ForumError(f"no adapter for the engine {engine!r}", hint='use "phpbb" or "smf"')
+    if engine == "mybbru":
+        return MybbruBoard(client, board_tz=board_tz)
+    raise ForumError(f"no adapter for the engine {engine!r}",
+                     hint="use " + " or ".join(f'"{e}"' for e in ENGINES))
+
+
+def can_post(board: object) -> bool:
+    """Whether scraper-mod posts on this board (False for ``READ_ONLY_ENGINES``)."""
+    return bool(getattr(board, "can_post", getattr(board, "engine", "") not in
+                        READ_ONLY_ENGINES))

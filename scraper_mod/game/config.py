@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import ConfigError, RulesError
 from ..forum.client import MAX_PAGE_SIZE, PAGE_TIME_LIMIT, REQUEST_TIME_LIMIT
-from ..forum.engine import engine_of_url, topic_id_of
+from ..forum.engine import ENGINES, READ_ONLY_ENGINES, engine_of_url, engine_topic_id
 from ..moves.capped import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE
 from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
@@ -224,7 +224,11 @@ def _check_url(r: "_Reader", key: str, url: str, *, topic: bool = False) -> None
         r.fail(key, f"not a web address: {url!r}",
                hint="give the full URL, e.g. https://forum.example.org/"
                     + ("viewtopic.php?t=123" if topic else ""))
-    if topic and not (engine_of_url(url.strip()) == "smf" and topic_id_of(url.strip())) and (
+    engine = r.engine or engine_of_url(url.strip())
+    if topic and engine == "mybbru" and engine_topic_id("mybbru", url.strip()) is None:
+        r.fail(key, f"not a mybb.ru topic address: {url!r}",
+               hint="copy the topic's link from the board: .../viewtopic.php?id=123")
+    if topic and not (engine in ("smf", "mybbru") and engine_topic_id(engine, url.strip())) and (
             not parts.path.endswith("viewtopic.php")
             or not "".join(parse_qs(parts.query).get("t", [])).isdigit()):
         r.fail(key, f"not a phpBB topic address: {url!r}",
@@ -232,9 +236,36 @@ def _check_url(r: "_Reader", key: str, url: str, *, topic: bool = False) -> None
                     "(SMF: .../index.php?topic=123.0)")
 
 
+def _check_read_only(r: "_Reader", engine: str, moves: "MovesConfig", pub: "PublishConfig",
+                     language: str) -> None:
+    """A board scraper-mod only reads (``READ_ONLY_ENGINES``: mybb.ru): nothing that posts
+    or reads PMs there, each refused in one line in the game's language with the fix."""
+    asks = [("publish.mode", pub.mode == "auto",
+             "the autopilot cannot post on a mybb.ru board (scraper-mod only reads it)",
+             "автопилот не может писать на форум mybb.ru (scraper-mod его только читает)",
+             'set [publish] mode = "off" and post the texts of out/day-N/ by hand',
+             'поставьте [publish] mode = "off" и публикуйте тексты из out/day-N/ вручную'),
+            ("moves.source", moves.source in ("forum_pm", "phpbb_pm"),
+             "moves by forum PM cannot be read on a mybb.ru board",
+             "ходы личными сообщениями форума mybb.ru не читаются",
+             'take moves by mail: [moves] source = "imap" or "maildir"',
+             'принимайте ходы почтой: [moves] source = "imap" или "maildir"'),
+            ("publish.alert_host", pub.alert_host == "pm",
+             "alerts by forum PM cannot be sent on a mybb.ru board",
+             "оповещения личными сообщениями на форуме mybb.ru не отправляются",
+             'set [publish] alert_host = "mail" (or "off")',
+             'поставьте [publish] alert_host = "mail" (или "off")')]
+    for key, bad, en, ru, hint, hint_ru in asks:
+        if bad:
+            line_ru = f"{ru}: {hint_ru}"
+            raise ConfigError(line_ru if language == "ru" else en, path=r.path, key=key,
+                              hint="" if language == "ru" else hint, ru=line_ru)
+
+
 class _Reader:
     def __init__(self, path: Path):
         self.path = str(path)
+        self.engine: str | None = None     # [forum] engine, read first (topic addresses)
 
     def fail(self, key: str, msg: str, hint: str = "", ru: str | None = None) -> NoReturn:
         raise ConfigError(msg, path=self.path, key=key, hint=hint, ru=ru)
@@ -402,6 +433,9 @@ def parse_game(data: dict, *, path: Path) -> Game:
     # long: one check per game.toml table, in the file's order
     """Validate a parsed TOML document into a ``Game``."""
     r = _Reader(path)
+    pre = data.get("forum")
+    r.engine = pre.get("engine") if isinstance(pre, dict) and isinstance(
+        pre.get("engine"), str) else None
     r.unknown(data, "", {"game", "forum", "moves", "rules", "players", "mafia", "days",
                          "schedule", "deal", "publish", "signup", "reserve", "roles"})
     g = r.table(data, "game")
@@ -538,8 +572,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
     for key in ("url", "forum"):
         if getattr(forum, key) is not None:
             _check_url(r, f"forum.{key}", getattr(forum, key))
-    if forum.engine not in (None, "phpbb", "smf"):
-        r.fail("forum.engine", f"must be phpbb or smf, not {forum.engine!r}",
+    if forum.engine not in (None, *ENGINES):
+        r.fail("forum.engine", f"must be {' or '.join(ENGINES)}, not {forum.engine!r}",
                hint="leave it out to let scraper-mod tell it from the board's front page")
     for key in ("min_delay", "full_scan_delay"):
         if not 0 <= getattr(forum, key) < math.inf:  # nan and inf are TOML floats too
@@ -593,6 +627,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
     schedule = ScheduleConfig(**s)
 
     publish = _parse_publish(r, r.table(data, "publish"), language)
+    if forum.engine in READ_ONLY_ENGINES:
+        _check_read_only(r, forum.engine, moves, publish, language)
 
     deal = r.table(data, "deal")
     for k, v in deal.items():

@@ -13,7 +13,7 @@ from datetime import datetime, tzinfo
 from urllib.parse import parse_qs, urlsplit
 
 from ..errors import ConfigError, RulesError, ScraperModError
-from ..forum.engine import engine_of_url, topic_id_of
+from ..forum.engine import engine_of_url, engine_topic_id
 from ..forum.poller import canonical_topic_url
 from .context import GameContext
 from .timearg import parse_time_arg
@@ -33,7 +33,7 @@ def check_day(n: int) -> None:
                           ru=f"день {n}: дни нумеруются с 1")
 
 
-def check_topic_url(url: str) -> None:
+def check_topic_url(url: str, engine: str | None = None) -> None:
     """A phpBB topic address (``.../viewtopic.php?t=123``) or an SMF one
     (``.../index.php?topic=123.0``), or a ConfigError saying what to give instead."""
     parts = urlsplit(url)
@@ -44,8 +44,9 @@ def check_topic_url(url: str) -> None:
                                "https://forum.example.org/viewtopic.php?t=123",
                           ru=f"это не адрес на форуме: {url!r} (нужен полный адрес темы, "
                              "например https://forum.example.org/viewtopic.php?t=123)")
-    if engine_of_url(url) == "smf" and topic_id_of(url) is not None:
-        return          # SMF's .../index.php?topic=123.0
+    named = engine or engine_of_url(url)
+    if named in ("smf", "mybbru") and engine_topic_id(named, url) is not None:
+        return          # SMF's .../index.php?topic=123.0, mybb.ru's .../viewtopic.php?id=123
     if "viewtopic.php" not in parts.path or not "".join(q.get("t", [])).isdigit():
         raise ConfigError(f"not a phpBB topic address: {url!r}",
                           hint="copy the topic's link: .../viewtopic.php?t=123 "
@@ -76,7 +77,7 @@ def open_day(ctx: GameContext, day: int, url: str) -> DayOpened:
     """Set day ``day``'s topic to ``url`` (stored; overrides ``[[days]]``). Refused for a
     resolved day."""
     check_day(day)
-    check_topic_url(url)
+    check_topic_url(url, ctx.game.forum.engine)
     url = canonical_topic_url(url)      # without a session id or a page
     if day in ctx.store.resolutions():
         raise ScraperModError(f"day {day} is already resolved; its topic cannot change now",

@@ -27,7 +27,7 @@ from typing import cast
 from scraper_mod.forum.posting import plain
 
 from ..errors import ConfigError, FetchError, ScraperModError
-from ..forum.engine import Board
+from ..forum.engine import READ_ONLY_ENGINES, Board
 from ..posts.dayfolder import day_start_file, write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
@@ -405,6 +405,14 @@ def _published_key(item: Item) -> str:
 
 
 def check_mode(ctx: GameContext) -> None:
+    if ctx.game.forum.engine in READ_ONLY_ENGINES:
+        ru = ("scraper-mod не пишет на форум mybb.ru: опубликуйте тексты из out/day-N/ "
+              "вручную")
+        raise ConfigError(ru if ctx.game.language == "ru" else
+                          "scraper-mod does not post on a mybb.ru board", path=str(ctx.game.path),
+                          key="forum.engine", ru=ru,
+                          hint="" if ctx.game.language == "ru" else
+                          "post the texts of out/day-N/ on the board by hand")
     if ctx.game.publish.mode == "off":
         raise ConfigError('posting on the board is off', path=str(ctx.game.path),
                           key="publish.mode", hint='set mode = "review" (post on `scraper-mod '

@@ -1,16 +1,13 @@
-"""RULES R2.11 in the pure vote extraction: versions as phpBB 3.3 renders them (LocalBoard's
-pages, its silent edit of the topic's last post), the versions read at the deadline given as
-plain data."""
+"""RULES R2.11 in the pure vote extraction: versions as a board gives them (forum/memory.py's
+``MemoryBoard``: phpBB 3.3's silent edit of the topic's last post, its notice otherwise), the
+versions read at the deadline given as plain data."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-import pytest
-
-from scraper_mod.demo.localboard import LocalBoard
-from scraper_mod.forum.phpbb.parse import parse_topic_page
+from scraper_mod.forum.memory import MemoryBoard
 from scraper_mod.rules.votes import extract_votes
 
 MSK = ZoneInfo("Europe/Moscow")
@@ -18,32 +15,18 @@ DEADLINE = datetime(2024, 4, 9, 20, 0, tzinfo=MSK)
 PLAYERS = [("Вася", ()), ("Кот", ()), ("Лиса", ()), ("Pilot", ())]
 
 
-_STARTED: list[LocalBoard] = []
-
-
-@pytest.fixture(autouse=True)
-def _stop_boards():
-    yield
-    while _STARTED:
-        _STARTED.pop().stop()
-
-
 def _board():
-    b = LocalBoard(language="ru").start()     # pages carry the board's own URL
-    _STARTED.append(b)
-    t = b.add_topic("День 1")
-    b.add_post("admin", 2, "День 1.", DEADLINE - timedelta(hours=3), topic=t)
-    b.add_post("Вася", 58, "[color=red]Лиса[/color]", DEADLINE - timedelta(minutes=9), topic=t)
-    last = b.add_post("Кот", 66, "[color=red]Лиса[/color]", DEADLINE - timedelta(seconds=15),
-                      topic=t)
+    b = MemoryBoard(account="admin")
+    t = b.add_topic("День 1", text="День 1.", at=DEADLINE - timedelta(hours=3))
+    b.player_post("Вася", t, "[color=red]Лиса[/color]", at=DEADLINE - timedelta(minutes=9))
+    last = b.player_post("Кот", t, "[color=red]Лиса[/color]",
+                         at=DEADLINE - timedelta(seconds=15))
     return b, t, last
 
 
 def _seen(b, t, at):
     """The topic's posts as read at ``at`` (the board's clock), with that first sighting."""
-    page = parse_topic_page(b.render_topic(t).encode(),
-                            url=b.topic_url(t), fetched_at=at)
-    return [(p, at) for p in page.posts]
+    return [(p, at) for p in b.read_topic_page(t).posts]
 
 
 def _count(versions, **kw):
@@ -57,7 +40,8 @@ def test_a_silent_edit_after_the_deadline_counts_as_it_stood():
     b, t, last = _board()
     before = _seen(b, t, DEADLINE - timedelta(seconds=10))
     at_deadline = {p.post_id: p for p, _ in _seen(b, t, DEADLINE + timedelta(seconds=1))}
-    assert b.edit_post(last, "[color=red]Pilot[/color]") is False   # the last post: no notice
+    assert b.player_edit("Кот", last, "[color=red]Pilot[/color]",
+                         at=DEADLINE + timedelta(seconds=20)) is False   # the last post: no notice
     rescan = _seen(b, t, DEADLINE + timedelta(minutes=1))
     assert next(p for p, _ in rescan if p.post_id == last).edit_count == 0
 
@@ -80,10 +64,10 @@ def test_an_edit_with_a_notice_after_the_deadline_is_r2_7s_and_unchanged_posts_s
     b, t, last = _board()
     before = _seen(b, t, DEADLINE - timedelta(seconds=10))
     at_deadline = {p.post_id: p for p, _ in _seen(b, t, DEADLINE + timedelta(seconds=1))}
-    b.add_post("Pilot", 68, "флуд", DEADLINE + timedelta(seconds=5), topic=t)
+    b.player_post("Pilot", t, "флуд", at=DEADLINE + timedelta(seconds=5))
     # no longer the last post: phpBB writes the notice, R2.7 places the edit by its time
-    assert b.edit_post(last, "[color=red]Pilot[/color]",
-                       edited_at=DEADLINE + timedelta(seconds=20)) is True
+    assert b.player_edit("Кот", last, "[color=red]Pilot[/color]",
+                         at=DEADLINE + timedelta(seconds=20)) is True
     rescan = _seen(b, t, DEADLINE + timedelta(minutes=1))
     got, rejected, notes = _count(before + rescan, deadline_posts=at_deadline)
     assert got == {"Вася": "Лиса", "Кот": "Лиса"}
