@@ -29,6 +29,7 @@ from ..posts.plural import plural_ru
 from ..posts.render import render_text
 from ..rules.deal import effective_random_list
 from ..rules.house import house_day
+from ..rules.majority import as_of_majority
 from ..rules.model import Vote
 from ..rules.names import name_index
 from ..rules.state import GameState, last_word_windows, stored_state_json
@@ -347,14 +348,22 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
     # R10, R11: the slots and the host's decisions (game/slotbook.py)
     st, index, by_slot = tally_view(ctx, st, day=day, cutoff=cutoff)
     index = index or name_index(game.players, inflect=inflect)
-    votes, rejected, notes = extract_votes(
-        versions, players=game.players, alive=st.alive, host=game.host, deadline=deadline,
-        as_of=cutoff, options=game.rules, deleted=deleted, last_word_until=st.last_word_until,
-        frozen=st.frozen, index=index, lang=game.language, deadline_posts=at_deadline,
-        deadline_read_failed=read_failed, **by_slot)
-    tally = count_votes(votes, alive=st.alive, frozen=st.frozen,
-                        self_votes=game.rules.self_votes,
-                        house=house_day(game.rules, deadline, game.timezone, final=final))
+    house = house_day(game.rules, deadline, game.timezone, final=final)
+
+    def count(standing: dict) -> tuple[tuple, Tally]:
+        found = extract_votes(
+            versions, players=game.players, alive=st.alive, host=game.host,
+            deadline=deadline, as_of=cutoff, options=game.rules, deleted=standing,
+            last_word_until=st.last_word_until, frozen=st.frozen, index=index,
+            lang=game.language, deadline_posts=at_deadline, deadline_read_failed=read_failed,
+            **by_slot)
+        return found, count_votes(found[0], alive=st.alive, frozen=st.frozen,
+                                  self_votes=game.rules.self_votes, house=house)
+
+    if game.rules.majority_ends_day:    # R2.15: deletions after the majority change nothing
+        (votes, rejected, notes), tally = as_of_majority(deleted, count)
+    else:
+        (votes, rejected, notes), tally = count(deleted)
     lynch, lynch_note = None, None
     if final:
         lynch, lynch_note = _lynch(tally, st, game.rules, _lang(game))
