@@ -250,7 +250,7 @@ def _count(ctx: GameContext, day: int, *, key: str | None, at: datetime) -> list
     else:
         out = []
     if batch is None:
-        t = tally_day(ctx, day, poll=True)          # read fresh from the board
+        t = tally_day(ctx, day, poll=True, full=True)   # R12.4: a full read of the topic
         waiting = pending_requests(ctx, day)        # as the read left them
         if key is None and not waiting:
             return out

@@ -316,10 +316,13 @@ def current_day(ctx: GameContext, now: datetime) -> int:
 
 
 def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
-              poll: bool = False, versions: list | None = None) -> DayTally:
+              poll: bool = False, versions: list | None = None,
+              full: bool = False) -> DayTally:
     """The count of day ``day`` as of ``as_of`` (default: now), final once the deadline has
     passed. With ``poll`` the day's topic is read from the board first (CLIENT's poller).
-    ``versions`` (stored post versions with first sightings) skips the store, for tests."""
+    ``versions`` (stored post versions with first sightings) skips the store, for tests.
+    ``full`` (with ``poll``): every page is read, not the last page only (R2.15, R12.4: what
+    is posted on the board comes from a full read)."""
     game = ctx.game
     if day < 1:
         raise RulesError(f"there is no day {day}: days are numbered from 1")
@@ -338,7 +341,7 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
                               key="days", hint=f"add [[days]] number = {day} with its topic "
                               f"URL, or run `scraper-mod day open {game.folder} {day} URL`")
         if poll:
-            _poll_complete(ctx, day)
+            _poll_complete(ctx, day, full=full)
         versions = day_versions(ctx, topic)
         deleted = _deleted(ctx, topic)
         at_deadline, read_failed = deadline_posts(ctx.store, topic, deadline)   # R2.11
@@ -382,10 +385,10 @@ def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None
                         options=options), None
 
 
-def _poll_complete(ctx: GameContext, day: int) -> PollReport | None:
+def _poll_complete(ctx: GameContext, day: int, *, full: bool = False) -> PollReport | None:
     """``game.poll.poll_day``, and a page that could not be read is an error: the count
     would be stale without saying so."""
-    report = poll_day(ctx, day)
+    report = poll_day(ctx, day, full=full)
     if report is not None and report.errors:
         first = report.errors[0]
         if report.topic and first.startswith(f"{report.topic}: "):  # the URL once is enough
