@@ -5,9 +5,9 @@ hand. Players and other games share that forum, so a topic is the day's only whe
 game's own:
 
 - its title matches ``title_pattern`` for the day («День 2», never «День 12») and is the
-  game's own title: the title ``[publish] title_template`` gives for the day, or one that
-  begins with ``[game] title`` as a whole («Мафия #7. …», never «Мафия #71. …» nor a player's
-  «День 1 — кто мафия?»);
+  game's own title: the title ``[publish] title_template`` gives for the day, or
+  ``[game] title``, a separator, then the day («Мафия #7. День 2: …», never «Мафия #71. День
+  2», «Мафия #7 2 — День 2» nor a player's «День 2 — кто мафия?»);
 - its first post is by the host's account (``[forum] username``, else ``[game] host``;
   by its forum user id when the board shows one for the account) and was written at or after
   the day's start (R1.2: the newspaper's time), never an older topic;
@@ -52,7 +52,11 @@ def is_own_title(ctx: GameContext, day: int, title: str) -> bool:
     if got == _norm(g.publish.title_template.format(title=g.title, day=day)):
         return True
     own = _norm(g.title)
-    return bool(own) and got.startswith(own) and not got[len(own):len(own) + 1].isalnum()
+    if not own or not got.startswith(own):
+        return False
+    rest = got[len(own):].lstrip(" .,:;—–-|/")   # «Мафия #7. День 2», not «Мафия #7 2 …»
+    return rest != got[len(own):] and bool(
+        topic_title_regex(g.forum.title_pattern, day).match(rest))
 
 
 def _account(ctx: GameContext) -> str:
