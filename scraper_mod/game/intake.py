@@ -63,6 +63,7 @@ class Letter:
     problem: str = ""          # "unreadable: ..." when it could not be decoded
     defects: tuple[str, ...] = ()  # MIME damage (a message with no readable move is unreadable)
     limit: str = ""            # the limit that stopped it: "size" (too large), "nesting"
+    sender_id: int | None = None   # a PM author's forum member id, where the board shows it
 
 
 @dataclass(frozen=True)
@@ -129,8 +130,9 @@ def _read_pm(msg: StoredMessage, max_size: int = MAX_MESSAGE_SIZE) -> Letter:
     if len(text.encode("utf-8")) > max_size:
         return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, "",
                       problem=f"unreadable: the PM's text is over the message size limit of "
-                              f"{max_size}", limit="size")
-    return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, text)
+                              f"{max_size}", limit="size", sender_id=pm.author_id)
+    return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, text,
+                  sender_id=pm.author_id)
 
 
 def requests_from_letter(letter: Letter, players: tuple[Player, ...], match: Matcher, *,
@@ -146,15 +148,17 @@ def _letter_requests(letter: Letter, players: tuple[Player, ...], match: Matcher
     unread."""
     if letter.problem:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
-                            problem="unreadable", via=letter.via)], False
+                            problem="unreadable", via=letter.via,
+                            sender_id=letter.sender_id)], False
     parsed = parse_moves(letter.text, match, limit=max_moves)
     if letter.defects and not parsed.moves:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
-                            problem="unreadable", via=letter.via)], False
-    sender = identify(letter.sender, players, via=letter.via)
+                            problem="unreadable", via=letter.via,
+                            sender_id=letter.sender_id)], False
+    sender = identify(letter.sender, players, via=letter.via, sender_id=letter.sender_id)
     has_code = frozenset(p.nick for p in players if p.code and text_has_code(letter.text, p.code))
     common: dict[str, Any] = dict(story=parsed.story, codes=parsed.codes, has_code=has_code,
-                                  via=letter.via)
+                                  via=letter.via, sender_id=letter.sender_id)
     if not parsed.moves:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender, **common)], False
     out = []
@@ -487,7 +491,7 @@ def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move
                       "standing": standing,
                       "written": written[i] if i < len(written) and not m.target else ""})
     player = None
-    p = identify(letter.sender, g.players, via=letter.via)
+    p = identify(letter.sender, g.players, via=letter.via, sender_id=letter.sender_id)
     if p is not None and mine and mine[0].status != "unknown_sender":
         player = p.nick
     story = next((m.story for m in mine if m.story), None)
