@@ -40,6 +40,7 @@ from scraper_mod.forum.phpbb.links import post_link
 from ..errors import MailboxError, ScraperModError
 from ..forum.model import Post
 from ..forum.poller import canonical_topic_url, stored_posts
+from ..posts.bbcode import inert
 from ..posts.dayfolder import write_atomic
 from ..posts.limits import part_name, split_post
 from ..posts.render import render_text
@@ -492,8 +493,9 @@ def alert_new_problems(ctx: GameContext, day: int) -> None:
             if f"post/{r.post_id}" in told:
                 continue
             new.append(f"post/{r.post_id}")
-            alert(ctx, "vote", f"day {day}: post {r.post_id} by {r.author}: "
-                  f"{r.reason.replace('_', ' ')}: {r.text[:80]!r}",
+            # what the player wrote reaches the host's PM inert (no live BBCode)
+            alert(ctx, "vote", f"day {day}: post {r.post_id} by {inert(r.author)}: "
+                  f"{r.reason.replace('_', ' ')}: {inert(r.text[:80])!r}",
                   link=post_link(board, r.post_id) if board else None, day=day)
     own = {x.casefold() for x in (ctx.game.host, ctx.game.forum.username,
                                   ctx.game.publish.alert_to) if x}

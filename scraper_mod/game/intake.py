@@ -32,6 +32,7 @@ from ..moves.grammar import Matcher, parse_moves, text_has_code
 from ..moves.mail import decode_message, read_sender
 from ..moves.sources import FetchReport, MoveSource
 from ..moves.targets import matcher_for
+from ..posts.bbcode import inert
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.calendar import Calendar
@@ -495,6 +496,13 @@ def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move
     if p is not None and mine and mine[0].status != "unknown_sender":
         player = p.nick
     story = next((m.story for m in mine if m.story), None)
+    subject_shown = letter.subject
+    if letter.via == "pm":      # the board parses the answer as BBCode: the player's words inert
+        items = [{**it, "written": inert(it["written"]) if it.get("written") else
+                  it.get("written")} for it in items]
+        story = inert(story) if story else story
+        subject_shown = inert(letter.subject)
+
     def local(t: datetime, fmt: str) -> str:
         return t.astimezone(g.timezone).strftime(fmt) + " " + _zone_label(g)
     text = render_text(
@@ -506,7 +514,7 @@ def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move
                        + ("%H:%M:%S" if abs(letter.received_at - cal.deadline(day))
                           < timedelta(minutes=1) else "%H:%M")),
         deadline=local(cal.deadline(day), "%d.%m, %H:%M"),
-        subject=letter.subject, reasons=REASONS,
+        subject=subject_shown, reasons=REASONS,
         # what stopped the reading: a limit (issue 18), worded for the player by the template
         problem=letter.limit, size_limit=size_text(g.moves.max_message_size),
         moves_cut=g.moves.max_moves_per_message if moves_cut else 0)

@@ -67,3 +67,18 @@ def test_a_refused_count_never_blocks_the_next(world):
     # the request is answered once the board takes posts again, and the 13:00 count follows
     assert len(posts) == 2 and "промежуточные итоги на 13:00" in posts[-1], posts
     assert sum("]Петя[/url]" in p for p in posts) == 1
+
+
+def test_an_alert_shows_a_players_bbcode_inert(world):
+    """Item 9: a vote the count cannot read («not a player») holds an [img] pointing at the
+    attacker's server: the host's alert PM shows it as written, the board never renders it."""
+    from test_daytime import REFEREE, pms_to
+    clock, board, t, folder = world
+    write_game(folder, board, t, 'alert_host = "pm"')
+    clock.schedule(msk(14, 19, 10), lambda: board.add_post(
+        "Таня", 307, "[color=red]Никто[img]http://evil.test/x.png[/img][/color]",
+        msk(14, 19, 10), topic=t))
+    run(folder, clock, msk(14, 19, 40))
+    [(_, text)] = pms_to(board, REFEREE[1])
+    assert "[img]" not in text and "http://evil.test/x.png" in text
+    assert "\uff3bimg\uff3d" in text
