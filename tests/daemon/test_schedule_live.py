@@ -134,7 +134,7 @@ def test_status_and_day_commands_on_a_live_game(world, capsys, monkeypatch):
 
     # day move: the days after follow on from the moved deadline, weekend included (R1.3,
     # R1.4): day 1 ends at 19:00 instead, day 2 still starts at 21:00
-    assert main(["day", "move", str(folder), "1", "2024-03-14T19:00"]) == 0
+    assert main(["day", "move", str(folder), "1", "2024-03-14T19:00", "--force"]) == 0
     out = capsys.readouterr().out
     assert "day 1: deadline Thu 2024-03-14 20:00:00 MSK -> Thu 2024-03-14 19:00:00 MSK" in out
     assert ("day 2 now runs from Thu 2024-03-14 21:00:00 MSK to Fri 2024-03-15 20:00:00 MSK"
@@ -146,7 +146,7 @@ def test_status_and_day_commands_on_a_live_game(world, capsys, monkeypatch):
     ctx.close()
     assert main(["day", "move", str(folder), "1", "2024-03-12T20:00"]) == 1
     assert "not after the day's start" in capsys.readouterr().err
-    assert main(["day", "move", str(folder), "1", "default"]) == 0
+    assert main(["day", "move", str(folder), "1", "default", "--force"]) == 0
     capsys.readouterr()
 
     # day open: a bad URL is one clear line; a good one is stored for the daemon
