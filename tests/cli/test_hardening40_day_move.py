@@ -9,7 +9,6 @@ from datetime import datetime, timedelta, timezone
 from scraper_mod.cli import main
 from scraper_mod.store import Store
 
-
 BASE = """[game]
 title = "Проверка"
 start = 2024-04-08
