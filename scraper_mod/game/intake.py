@@ -498,7 +498,7 @@ def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move
     story = next((m.story for m in mine if m.story), None)
     subject_shown = letter.subject
     if letter.via == "pm":      # the board parses the answer as BBCode: the player's words inert
-        items = [{**it, "written": inert(it["written"]) if it.get("written") else
+        items = [{**it, "written": inert(str(it["written"])) if it.get("written") else
                   it.get("written")} for it in items]
         story = inert(story) if story else story
         subject_shown = inert(letter.subject)

@@ -100,3 +100,52 @@ def test_R12_5_a_pm_is_its_authors_by_member_id():
     assert identify("Лиса", PLAYERS, via="pm", sender_id=13).nick == "Лиса"
     # mail is never matched by member id
     assert identify("Вася", PLAYERS, via="mail", sender_id=2) is None
+
+
+def test_one_refused_login_stops_the_runs_posting(world, monkeypatch):
+    """Item 13: a wrong password. ``publish`` of a day (a newspaper, the next day's start
+    and two PMs) asks the board once: the refusal is remembered by the run's client and every
+    other publication fails at once, without another login (phpBB asks for a captcha after
+    three failed logins and can lock the account out)."""
+    game, board, clock = world
+    monkeypatch.setenv("SCRAPER_MOD_FORUM_PASSWORD", "wrong-password")
+    ctx = open_game(game, clock=clock)
+    try:
+        before = board.failed_logins
+        outcomes = pub.publish_day(ctx, 1)
+        assert outcomes and {o.status for o in outcomes} == {"failed"}
+        assert board.failed_logins - before == 1
+        assert all("refused the login" in (o.error or "") for o in outcomes)
+        assert ctx.client is not None and ctx.client.login_refused is not None
+        pub.publish_day(ctx, 1)                             # the run's next try: no login
+        assert board.failed_logins - before == 1
+    finally:
+        ctx.close()
+
+
+def test_run_checks_the_login_when_it_starts_and_alerts_the_host(world, monkeypatch):
+    from scraper_mod.cli.run import _check_login
+    game, board, clock = world
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace('mode = "review"',
+                                                             'mode = "auto"'), encoding="utf-8")
+    monkeypatch.setenv("SCRAPER_MOD_FORUM_PASSWORD", "wrong-password")
+
+    class Ops:
+        said: list = []
+
+        def alert(self, ctx, kind, detail, day):
+            self.said.append((kind, detail))
+            return "failed"
+
+    ctx = open_game(game, clock=clock)
+    try:
+        before = board.failed_logins
+        ops = Ops()
+        _check_login(ctx, ops)                             # type: ignore[arg-type]
+        assert [k for k, _ in ops.said] == ["login"] and "refused the login" in ops.said[0][1]
+        assert board.failed_logins - before == 1
+        assert [o.status for o in pub.publish_day(ctx, 1)][0] == "failed"
+        assert board.failed_logins - before == 1           # nothing tried again
+    finally:
+        ctx.close()

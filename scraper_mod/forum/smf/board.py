@@ -224,6 +224,7 @@ class SmfBoard:
                                      url=self.url("action=login"),
                                      hint=f"set [forum] username and the {PASSWORD_ENV} "
                                           "environment variable")
+        self.client.raise_if_refused()
         for _ in range(self.tries):
             page = self._page(self.url("action=login"))
             form = read_form(page, "frmLogin")
@@ -241,9 +242,10 @@ class SmfBoard:
                 return
             text = _message(answer.body)
             if not self._flood(text):
-                raise LoginRequiredError(f"SMF refused the login as {self.client.username!r}: "
-                                         f"{text or 'no reason shown'}", url=form.action,
-                                         hint=f"check [forum] username and {PASSWORD_ENV}")
+                raise self.client.refused(LoginRequiredError(
+                    f"SMF refused the login as {self.client.username!r}: "
+                    f"{text or 'no reason shown'}", url=form.action,
+                    hint=f"check [forum] username and {PASSWORD_ENV}"))
         raise LoginRequiredError("SMF's flood limit kept refusing the login",
                                  url=self.url("action=login"))
 
