@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 from conftest import BOARD_PLAYERS
 from test_smf_evening_e2e import PASSWORD, env, write_game
@@ -81,3 +82,29 @@ def test_smf_moves_and_pms_go_by_member_id_and_long_subjects_are_confirmed(real_
         assert len(kot) == 1 and long.strip().startswith(kot[0]["subject"].rstrip(". …"))
     finally:
         ctx.close()
+
+
+def test_a_smf_sign_up_seconds_after_the_close_is_late(real_smf_board, tmp_path):
+    """Item 11 (docs/signup.md): SMF's pages show the minute only. Pilot's «+» comes two
+    seconds after ``--close``, in the same minute: it is late (the feed's second, else the
+    end of the shown minute), where the minute's start made it on time."""
+    import time as _time
+    board = real_smf_board
+    admin = board.player("admin")
+    topic = admin.new_topic(2, "Запись на игру", "Пишите «+».")
+    deadline = datetime.now(timezone.utc) + timedelta(days=2)
+    game = write_game(tmp_path / "game", board, topic, topic, deadline=deadline, mode="review")
+    board.player("Вася").reply(topic, "+")
+    while not 3 <= datetime.now(timezone.utc).second <= 45:     # the close and the late «+»
+        _time.sleep(1)                                           # in one shown minute
+    close = datetime.now(timezone.utc).replace(microsecond=0)
+    _time.sleep(2)
+    board.player("Pilot").reply(topic, "+")
+    msk = close.astimezone(ZoneInfo("Europe/Moscow")).strftime("%Y-%m-%dT%H:%M:%S")
+    got = subprocess.run([sys.executable, "-m", "scraper_mod", "signup", str(game),
+                          board.topic_url(topic), "--players", "5", "--close", msk,
+                          "--format", "json"], capture_output=True, text=True, timeout=180,
+                         env=env())
+    assert got.returncode == 0, got.stderr
+    data = json.loads(got.stdout)
+    assert data["players"] == ["Вася"] and data["late"] == ["Pilot"], data
