@@ -46,8 +46,10 @@ from ..posts.limits import part_name, split_post
 from ..posts.render import render_text
 from ..rules.calendar import wall_time
 from ..rules.model import MoveKind
+from ..rules.slots import removals_before
 from .context import GameContext
 from .intake import day_moves, state_before_day
+from .slotbook import load_book
 from .nightmoves import awaiting_moves
 from .publish import AUTO_RETRY_SECONDS, Item, Outcome, game_id, publish_items
 from .smtp import send_mail
@@ -377,6 +379,15 @@ def _missing(ctx: GameContext, day: int) -> dict[str, list[str]]:
     boss = state.boss
     if boss and boss in state.alive and boss not in sent and boss not in out:
         out[boss] = [MoveKind.FREEZE.value]
+    # the day's replacements and removals so far (R10, R11.2): a slot's reminder goes to
+    # whoever holds it now, none to a player the host removed (issue 40)
+    book = load_book(ctx)
+    if not book.empty:
+        now = ctx.now()
+        names = book.rename_at(now)
+        gone = {nick for nick, _ in removals_before(book, now)}
+        out = {names.get(n, n): k for n, k in out.items()}
+        out = {n: k for n, k in out.items() if n not in gone}
     return out
 
 
@@ -388,6 +399,11 @@ def _remind(ctx: GameContext, day: int) -> list[Outcome]:
     if planned is None:
         deadline = ctx.calendar().deadline(day)
         slots = {p.nick: i for i, p in enumerate(g.players, 1)}
+        book = load_book(ctx)
+        if not book.empty:                  # a newcomer writes in his slot's file
+            now_names = book.rename_at(ctx.now())
+            slots.update({now_names.get(p.nick, p.nick): i
+                          for i, p in enumerate(g.players, 1)})
         planned = []
         folder.mkdir(parents=True, exist_ok=True)
         for nick, kinds in sorted(_missing(ctx, day).items(), key=lambda x: slots.get(x[0], 0)):

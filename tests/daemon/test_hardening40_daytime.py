@@ -82,3 +82,27 @@ def test_an_alert_shows_a_players_bbcode_inert(world):
     [(_, text)] = pms_to(board, REFEREE[1])
     assert "[img]" not in text and "http://evil.test/x.png" in text
     assert "\uff3bimg\uff3d" in text
+
+
+def test_reminders_follow_the_days_replacements_and_removals(world):
+    """Item 10 (R10, R11.2): at 17:00 the Doctor Ирина is replaced by Лена, at 17:30 the host
+    removes Игорь; the 18:00 reminders go to Лена (not Ирина) and not to Игорь."""
+    from test_daytime import pms_to
+
+    from scraper_mod.game.context import open_game
+    clock, board, t, folder = world
+    write_game(folder, board, t, 'remind_moves_at = "18:00"')
+    board.add_user("Лена", 320)
+    ctx = open_game(folder, clock=clock)
+    try:
+        ctx.store.add_host_decision("replace", made_at=msk(14, 12), at=msk(14, 17),
+                                    nick="Ирина", new="Лена", why="ушла")
+        ctx.store.add_host_decision("kill", made_at=msk(14, 12), at=msk(14, 17, 30),
+                                    nick="Игорь", why="неактивен")
+    finally:
+        ctx.close()
+    run(folder, clock, msk(14, 18, 30))
+    got = sorted({to for _, _, to, _, _ in board.sent_pms_log})
+    assert got == [301, 303, 320], got                # Вася, Маша, Лена: no Ирина, no Игорь
+    [(_, doctor)] = pms_to(board, 320)
+    assert "лечение" in doctor
