@@ -49,9 +49,9 @@ from ..rules.model import MoveKind
 from ..rules.slots import removals_before
 from .context import GameContext
 from .intake import day_moves, state_before_day
-from .slotbook import load_book
 from .nightmoves import awaiting_moves
 from .publish import AUTO_RETRY_SECONDS, Item, Outcome, game_id, publish_items
+from .slotbook import load_book
 from .smtp import send_mail
 from .tally import board_root, tally_day
 from .wording import Formatter
