@@ -27,7 +27,7 @@ from ..game import daytime
 from ..game.connect import game_board
 from ..game.context import GameContext, open_game
 from ..game.majority import post_majority_notice
-from ..game.publish import Outcome, auto_publish
+from ..game.publish import Outcome, auto_publish, publish_move_answers
 from ..game.setup import setup_problems
 from .common import SubParsers, add_game_argument
 
@@ -94,13 +94,27 @@ class PublishingOps(LiveOps):
     alerts."""
 
     def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult:
-        self.publish(ctx)
+        self._step(ctx, "publishing", lambda: self.publish(ctx))
         res = super().poll(ctx, day, full=full)
         if not full:
-            post_majority_notice(ctx, day)     # R2.15: within one poll of the majority
-            self._report(ctx, daytime.answer_requests(ctx, day))
-            daytime.alert_new_problems(ctx, day)
+            # each step on its own: an internal error in one never stops the others (the
+            # alerts included)
+            self._step(ctx, "the majority notice", lambda: post_majority_notice(ctx, day))
+            self._step(ctx, "the move answers",
+                       lambda: self._report(ctx, publish_move_answers(ctx, day)))
+            self._step(ctx, "the counts on request",
+                       lambda: self._report(ctx, daytime.answer_requests(ctx, day)))
+            self._step(ctx, "the host's alerts", lambda: daytime.alert_new_problems(ctx, day))
         return res
+
+    @staticmethod
+    def _step(ctx: GameContext, what: str, step) -> None:
+        try:
+            step()
+        except ScraperModError as e:
+            daemon_log.warning("%s: %s", what, e)
+        except Exception:       # an internal error: said, the poll's other steps go on
+            daemon_log.exception("internal error in %s; please report it", what)
 
     def publish(self, ctx: GameContext) -> None:
         """``auto_publish``, and an alert for each publication that failed just now."""

@@ -213,11 +213,17 @@ def _letters(ctx: GameContext, *, as_of: datetime | None = None) -> tuple[list[L
     # messages stored in part, over the size limit at their source (sources.add_capped)
     too_large = {d.get("message"): d for _, _, d in store.events(TOO_LARGE_EVENT)}
     max_size = ctx.game.moves.max_message_size
+    account = (ctx.game.forum.username or "").strip().casefold()
     for head in store.message_heads():
         if as_of is not None and head[3] > as_of:
             continue
         letter = _read_once(ctx, head, too_large.get(head[0]), max_size)
         if letter is None:
+            continue
+        if letter.via == "pm" and account and (letter.sender or "").strip().casefold() == \
+                account:
+            # the account's own PM (the host's alert sent to the same inbox): never a move
+            dups.append(head[0])
             continue
         if letter.header_id:
             # the same sender's Message-ID: a second delivery (a stranger cannot suppress a

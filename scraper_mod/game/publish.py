@@ -194,6 +194,18 @@ def _move_answers(ctx: GameContext, day: int) -> list[Item]:
     return items
 
 
+def publish_move_answers(ctx: GameContext, day: int) -> list[Outcome]:
+    """The answers to night moves sent by board PM, at once (R5.1: each move is answered at
+    the next poll, not with the newspaper): on autopilot with ``private_messages``. The same
+    publications ``plan_day`` lists, so nothing goes twice (R12.2)."""
+    g, pub = ctx.game, ctx.game.publish
+    if pub.mode != "auto" or not pub.private_messages or \
+            g.moves.source not in ("forum_pm", "phpbb_pm"):
+        return []
+    items = _move_answers(ctx, day)
+    return publish_items(ctx, items, retry_after=AUTO_RETRY_SECONDS) if items else []
+
+
 def plan_role_cards(ctx: GameContext) -> list[Item]:
     folder = ctx.game.out_dir / "role-cards"
     if not folder.is_dir():

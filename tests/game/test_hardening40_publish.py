@@ -9,7 +9,9 @@
 
 from __future__ import annotations
 
-from test_publish import world  # noqa: F401
+from datetime import timedelta
+
+from test_publish import publish, world  # noqa: F401
 
 from scraper_mod.forum.posting import Posted, PostRefused, same_subject
 from scraper_mod.game import publish as pub
@@ -147,5 +149,62 @@ def test_run_checks_the_login_when_it_starts_and_alerts_the_host(world, monkeypa
         assert board.failed_logins - before == 1
         assert [o.status for o in pub.publish_day(ctx, 1)][0] == "failed"
         assert board.failed_logins - before == 1           # nothing tried again
+    finally:
+        ctx.close()
+
+
+def _auto_pm_game(game):
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text("utf-8").replace('mode = "review"', 'mode = "auto"').replace(
+        "[publish]", '[moves]\nsource = "phpbb_pm"\n\n[publish]'), encoding="utf-8")
+
+
+def test_R5_1_answers_to_pm_moves_go_at_the_next_poll_not_with_the_newspaper(world):
+    """Item 10: a move answered by board PM is sent at once (``publish_move_answers``, each
+    poll of ``run``), before the day is resolved; the newspaper's publish later finds it
+    already sent."""
+    game, board, clock = world
+    _auto_pm_game(game)
+    answers = game / "outbox" / "day-1"
+    answers.mkdir(parents=True)
+    (answers / "000007.txt").write_text("To: Big Joe\nSubject: Re: ход\n\nИсправьте ход до "
+                                        "срока.\n", encoding="utf-8")
+    ctx = open_game(game, clock=clock)
+    try:
+        assert ctx.store.resolution(1) is None            # the day is not resolved yet
+        out = pub.publish_move_answers(ctx, 1)
+        assert [(o.kind, o.to, o.status) for o in out] == [("pm", "Big Joe", "posted")]
+        assert board.sent_pms_log[-1][2:] == (60, "Re: ход", "Исправьте ход до срока.\n")
+        assert [o.status for o in pub.publish_move_answers(ctx, 1)] == ["already"]
+    finally:
+        ctx.close()
+    later = [o for o in publish(game, clock) if o.item and o.item.key.startswith("answer/")]
+    assert [o.status for o in later] == ["already"]
+
+
+def test_the_accounts_own_pm_is_never_a_move(world):
+    """Item 10: the host's alert PM sent to the account's own inbox is no move from an
+    unknown sender (nor answered, nor alerted as one)."""
+    from scraper_mod.game.intake import day_moves, poll_moves
+    game, board, clock = world
+    _auto_pm_game(game)
+    toml = game / "game.toml"
+    text = toml.read_text("utf-8")
+    for nick, role in (("Вася", "boss"), ("Маша_2", "mafia"), ("Big Joe", "commissar"),
+                       ("Алексей", "civilian")):
+        text = text.replace(f'nick = "{nick}"\n', f'nick = "{nick}"\nrole = "{role}"\n')
+    text = text.replace('host = "admin"\n', 'host = "admin"\nrandom_list = ["Вася", '
+                        '"Маша_2", "Big Joe", "Алексей"]\n')
+    toml.write_text(text, encoding="utf-8")
+    board.send_pm("admin", 2, "Проверка: нужен ведущий", "Что: ход от неизвестного "
+                  "отправителя. убить Вася", clock.now() - timedelta(minutes=5))
+    board.send_pm("Big Joe", 60, "ход", "проверяю Маша_2", clock.now() - timedelta(minutes=4))
+    ctx = open_game(game, clock=clock)
+    try:
+        poll_moves(ctx)
+        day = ctx.calendar().day_at(clock.now())
+        moves = day_moves(ctx, day)
+        assert [m.player for m in moves] == ["Big Joe"], moves
+        assert not [m for m in moves if m.status == "unknown_sender"]
     finally:
         ctx.close()
