@@ -106,3 +106,25 @@ def test_reminders_follow_the_days_replacements_and_removals(world):
     assert got == [301, 303, 320], got                # Вася, Маша, Лена: no Ирина, no Игорь
     [(_, doctor)] = pms_to(board, 320)
     assert "лечение" in doctor
+
+
+def test_an_internal_error_in_one_step_of_a_poll_leaves_the_others_running(world,
+                                                                          monkeypatch):
+    """"Also": the majority notice's step fails with an internal error at every poll; the
+    counts on request and the host's alerts still run at each poll."""
+    from scraper_mod.cli import run as run_mod
+    from scraper_mod.game import daytime
+    clock, board, t, folder = world
+    write_game(folder, board, t, 'tally_command = "!голоса"\ntally_cooldown_minutes = 0')
+
+    def broken(ctx, day):
+        raise RuntimeError("a bug in one step")
+    monkeypatch.setattr(run_mod, "post_majority_notice", broken)
+    alerts: list = []
+    real = daytime.alert_new_problems
+    monkeypatch.setattr(daytime, "alert_new_problems",
+                        lambda ctx, day: alerts.append(day) or real(ctx, day))
+    board.add_post("Петя", 305, "!голоса", msk(14, 12, 1), topic=t)
+    run(folder, clock, msk(14, 12, 20))
+    assert alerts                                    # the alerts' step ran at the polls
+    assert len(host_posts(board, t)) == 1            # and the count on request went up
