@@ -21,6 +21,22 @@ Each exception builds its message from the data it carries, and says what to che
 
 from __future__ import annotations
 
+import re
+
+#: a board's session id in a link or a form: phpBB's ``sid=<32 hex>``, SMF's
+#: ``PHPSESSID=<id>`` (and any ``…sessid=``/``sesc=`` value) and SMF's session check in links
+#: (``;<random name>=<32 hex>``): written nowhere (issue 40)
+_SESSION_IDS = re.compile(r"(?i)((?:^|[?&;\s])(?:sid|phpsessid|sesc|sessid)=)[0-9a-z,-]{16,128}"
+                          r"|(?<=;)([0-9a-f]{5,12}=)[0-9a-f]{32}(?![0-9a-z])")
+
+
+def scrub_secrets(text: str) -> str:
+    """``text`` with the value of every board session id taken out (``sid=``, ``PHPSESSID=``
+    stay, empty): an error line, a log line or the state file never carries one."""
+    if "=" not in text:
+        return text
+    return _SESSION_IDS.sub(lambda m: m.group(1) or m.group(2), text)
+
 
 class ScraperModError(Exception):
     """Base of every error scraper-mod raises on purpose."""
@@ -29,11 +45,11 @@ class ScraperModError(Exception):
     ru: str | None = None     # the whole line in Russian, where the raiser gives one
 
     def __init__(self, message: str, *, hint: str = "", ru: str | None = None) -> None:
-        self.message = message
+        self.message = scrub_secrets(message)
         if hint:
-            self.hint = hint
+            self.hint = scrub_secrets(hint)
         if ru:
-            self.ru = ru
+            self.ru = scrub_secrets(ru)
         super().__init__(self.__str__())
 
     def __str__(self) -> str:  # pragma: no cover - trivial
@@ -64,6 +80,7 @@ class ForumError(ScraperModError):
     """A problem with the phpBB board; carries the URL."""
 
     def __init__(self, message: str, *, url: str | None = None, hint: str = "") -> None:
+        url = scrub_secrets(url) if url else url
         self.url = url
         super().__init__(f"{url}: {message}" if url else message, hint=hint)
 

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Iterator, cast
 
-from .errors import StorageError
+from .errors import StorageError, scrub_secrets
 
 log = logging.getLogger(__name__)
 
@@ -637,7 +637,8 @@ class Store:
     def put(self, key: str, value: Any) -> None:
         self._changed()
         self.db.execute("INSERT OR REPLACE INTO kv VALUES (?, ?)",
-                        (key, json.dumps(value, ensure_ascii=False, sort_keys=True)))
+                        (key, scrub_secrets(json.dumps(value, ensure_ascii=False,
+                                                       sort_keys=True))))
 
     # -- publications (R12.2) ---------------------------------------------------------------
     def publication(self, game: str, day: int, kind: str, recipient: str) -> dict | None:
@@ -654,8 +655,9 @@ class Store:
                         url: str | None = None, error: str | None = None) -> None:
         """Record a publication as intended (before the request), done or failed (after)."""
         self.db.execute("INSERT OR REPLACE INTO publications VALUES (?,?,?,?,?,?,?,?,?,?)",
-                        (game, day, kind, recipient, status, sha256, post_id, url, error,
-                         _iso(at)))
+                        (game, day, kind, recipient, status, sha256, post_id,
+                         scrub_secrets(url) if url else url,
+                         scrub_secrets(error) if error else error, _iso(at)))
 
     def publications(self, game: str, day: int | None = None) -> list[dict]:
         q = ("SELECT day, kind, recipient, status, sha256, post_id, url, error, updated_at "
@@ -705,7 +707,8 @@ class Store:
 
     def log_event(self, kind: str, data: dict, *, at: datetime) -> None:
         self.db.execute("INSERT INTO events (at, kind, data) VALUES (?, ?, ?)",
-                        (_iso(at), kind, json.dumps(data, ensure_ascii=False, sort_keys=True)))
+                        (_iso(at), kind, scrub_secrets(json.dumps(data, ensure_ascii=False,
+                                                                  sort_keys=True))))
 
     def events(self, kind: str | None = None) -> list[tuple[datetime, str, dict]]:
         q, args = "SELECT at, kind, data FROM events", cast(tuple[str, ...], ())

@@ -40,6 +40,9 @@ def register(sub: SubParsers) -> None:
     m.add_argument("time", metavar="TIME",
                    help="the new deadline, ISO 8601, in game time when it has no offset "
                         "(e.g. 2024-03-18T20:00); 'default' undoes a move made here")
+    m.add_argument("--force", action="store_true",
+                   help="accept a deadline already past: a running 'scraper-mod run' then "
+                        "resolves the day and publishes its results at once")
     m.set_defaults(func=run_move)
 
     ls = dsub.add_parser("list", help="the days so far (to the first unresolved one and each "
@@ -66,7 +69,7 @@ def run_move(args: argparse.Namespace) -> int:
     check_day(args.number)
     ctx = open_game(args.game)
     try:
-        moved = move_deadline(ctx, args.number, args.time)
+        moved = move_deadline(ctx, args.number, args.time, force=args.force)
     finally:
         ctx.close()
     print("\n".join(moved.lines()))

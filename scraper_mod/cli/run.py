@@ -22,11 +22,12 @@ from ..daemon.lock import GameLock
 from ..daemon.scheduler import Daemon
 from ..daemon.scheduler import log as daemon_log
 from ..daemon.work import LiveOps
-from ..errors import ConfigError, ScraperModError
+from ..errors import ConfigError, LoginRequiredError, ScraperModError
 from ..game import daytime
+from ..game.connect import game_board
 from ..game.context import GameContext, open_game
 from ..game.majority import post_majority_notice
-from ..game.publish import Outcome, auto_publish
+from ..game.publish import Outcome, auto_publish, publish_move_answers
 from ..game.setup import setup_problems
 from .common import SubParsers, add_game_argument
 
@@ -93,13 +94,27 @@ class PublishingOps(LiveOps):
     alerts."""
 
     def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult:
-        self.publish(ctx)
+        self._step(ctx, "publishing", lambda: self.publish(ctx))
         res = super().poll(ctx, day, full=full)
         if not full:
-            post_majority_notice(ctx, day)     # R2.15: within one poll of the majority
-            self._report(ctx, daytime.answer_requests(ctx, day))
-            daytime.alert_new_problems(ctx, day)
+            # each step on its own: an internal error in one never stops the others (the
+            # alerts included)
+            self._step(ctx, "the majority notice", lambda: post_majority_notice(ctx, day))
+            self._step(ctx, "the move answers",
+                       lambda: self._report(ctx, publish_move_answers(ctx, day)))
+            self._step(ctx, "the counts on request",
+                       lambda: self._report(ctx, daytime.answer_requests(ctx, day)))
+            self._step(ctx, "the host's alerts", lambda: daytime.alert_new_problems(ctx, day))
         return res
+
+    @staticmethod
+    def _step(ctx: GameContext, what: str, step) -> None:
+        try:
+            step()
+        except ScraperModError as e:
+            daemon_log.warning("%s: %s", what, e)
+        except Exception:       # an internal error: said, the poll's other steps go on
+            daemon_log.exception("internal error in %s; please report it", what)
 
     def publish(self, ctx: GameContext) -> None:
         """``auto_publish``, and an alert for each publication that failed just now."""
@@ -122,7 +137,10 @@ class PublishingOps(LiveOps):
                 continue
             daemon_log.error("could not post %s to %s: %s (it stays in out/ and is tried "
                              "again)", o.kind, o.to, o.error)
-            daytime.alert(ctx, "publish", f"{o.kind} to {o.to}: {o.error}",
+            refused = getattr(ctx.client, "login_refused", None)
+            daytime.alert(ctx, "login" if refused is not None else "publish",
+                          str(refused) if refused is not None else
+                          f"{o.kind} to {o.to}: {o.error}",
                           day=o.item.day if o.item else None)
 
 
@@ -139,6 +157,26 @@ def _note_start(ctx: GameContext, ops: PublishingOps) -> None:
                "stop cleanly: restarted after a crash")
         daemon_log.warning("%s", msg)
         ops.alert(ctx, "restart", msg, None)
+
+
+def _check_login(ctx: GameContext, ops: PublishingOps) -> None:
+    """Where the run posts or reads the board's PMs, log in once at the start: a refused
+    login is told at once (the log, the host's alert) and never tried again in this run
+    (issue 40: a wrong password tried once per PM got the account locked out). The board
+    being down is no reason to stop: the run tries again at its steps."""
+    g = ctx.game
+    posts = g.publish.mode == "auto"
+    reads_pms = g.moves.source in ("forum_pm", "phpbb_pm")
+    if not g.forum.url or not g.forum.username or not (posts or reads_pms):
+        return
+    try:
+        game_board(ctx).login()
+    except LoginRequiredError as e:
+        daemon_log.error("the board refused the login: %s; nothing is posted in this run "
+                         "until it is restarted with the right password", e)
+        ops.alert(ctx, "login", str(e), None)
+    except ScraperModError as e:
+        daemon_log.warning("the login could not be checked now: %s", e)
 
 
 def preflight(ctx: GameContext) -> list[str]:
@@ -187,6 +225,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 ops = PublishingOps()
                 _note_start(ctx, ops)
+                _check_login(ctx, ops)
                 report = Daemon(ctx, ops=ops, stop=stop,
                                 on_resolved=lambda out: ops.publish(ctx)).run()
                 ctx.store.put(RUNNING_KEY, None)      # a clean stop: no crash to tell

@@ -82,6 +82,8 @@ def _print_text(read, written, outcomes) -> None:
         print(f"ignored post {note.post}: {note.why}")
     for note in res.warnings:
         print(f"warning (post {note.post}): {note.why}")
+    for note in res.unclear:
+        print(f"to decide (post {note.post}): {note.why}")
     print(f"list: {read.bbcode}")
     for line in written:
         print(f"game.toml: {line}")

@@ -12,17 +12,17 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol, cast
 
-from ..errors import ConfigError, ForumError, MailboxError
+from ..errors import ForumError, MailboxError
 from ..forum.client import ForumClient
-from ..forum.poller import DeadlineRead, canonical_topic_url, poll_topic, read_at_deadline
+from ..forum.poller import DeadlineRead, poll_topic, read_at_deadline
 from ..game.connect import game_board, game_client, make_client
 from ..game.context import GameContext
+from ..game.daytopic import own_day_topic, topic_title_regex  # noqa: F401
 from ..game.intake import poll_moves
 from ..game.movesource import source_for
 from ..game.resolve import resolve_day_files
@@ -200,43 +200,14 @@ def summarize_result(result: dict | None) -> str:
     return "; ".join(parts)
 
 
-def topic_title_regex(pattern: str, day: int) -> re.Pattern:
-    """``[forum] title_pattern`` with ``{n}`` replaced by the day number."""
-    try:
-        return re.compile(pattern.replace("{n}", str(day)), re.IGNORECASE)
-    except re.error as e:
-        raise ConfigError(f"not a valid regular expression: {e}", key="forum.title_pattern",
-                          hint=r'e.g. "День\s*{n}\b" ({n} is the day number)') from None
-
-
 def open_next_day(ctx: GameContext, day: int, *,
                   client: ForumClient | None = None) -> str | None:
-    """Day ``day``'s topic URL: already known (``[[days]]``, ``day open``), or found among the
-    topics of ``[forum] forum`` by ``title_pattern``; a found topic is remembered."""
+    """Day ``day``'s topic URL: already known (``[[days]]``, ``day open``), or the game's own
+    topic found in ``[forum] forum`` (``game.daytopic.own_day_topic``, R12.5)."""
     known = ctx.topic_for_day(day)
     if known or not ctx.game.forum.forum:
         return known
-    rx = topic_title_regex(ctx.game.forum.title_pattern, day)
-    links = game_board(ctx, client).forum_topics(ctx.game.forum.forum)
-    used = {v for k, v in ctx.store.get("day_topics", {}).items() if k != str(day)}
-    used |= {d.topic for d in ctx.game.days if d.topic and d.number != day}
-    def canon(u: str) -> str | None:
-        try:
-            return canonical_topic_url(u)    # no session id, no page
-        except ForumError:
-            return None
-
-    used = {canon(u) for u in used}
-    found = [(tid, title, u) for tid, title, u in links if rx.search(title) and canon(u)
-             and canon(u) not in used]
-    if not found:
-        return None
-    best = max(found)   # the newest, if several match
-    url = canon(best[2])
-    ctx.set_topic_for_day(day, cast(str, url))   # found only the URLs canon() keeps
-    ctx.store.log_event("day_opened", {"day": day, "topic": url, "title": best[1],
-                                       "how": "forum"}, at=ctx.now())
-    return url
+    return own_day_topic(ctx, day, game_board(ctx, client))
 
 
 class LiveOps:

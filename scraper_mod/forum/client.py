@@ -171,6 +171,9 @@ class ForumClient:
         self.gate = gate
         self.requests = 0          # HTTP requests sent (each retry and login step counts)
         self.logins = 0            # successful logins
+        # the board's refusal of this account's login: never tried again by this client (a
+        # wrong password tried once per PM makes phpBB ask for a captcha and lock the account)
+        self.login_refused: LoginRequiredError | None = None
         self.slept: list[float] = []  # every wait, for reports and tests
 
     def __repr__(self) -> str:
@@ -385,6 +388,7 @@ class ForumClient:
             raise LoginRequiredError(
                 "the board wants a login but no username/password is configured",
                 url=self.url("ucp.php?mode=login"))
+        self.raise_if_refused()
         form_page = self.get("ucp.php?mode=login")
         if on_fetch:
             on_fetch(form_page)
@@ -417,11 +421,25 @@ class ForumClient:
             register_login(self)
             return
         reason = login_error_text(answer.body)
-        raise LoginRequiredError(
+        raise self.refused(LoginRequiredError(
             f"the board refused the login as {self.username!r}"
             + (f": {reason}" if reason else f" (HTTP {answer.status})"),
             url=form.action,
-            hint=f"check [forum] username and the {PASSWORD_ENV} environment variable")
+            hint=f"check [forum] username and the {PASSWORD_ENV} environment variable"))
+
+    def refused(self, e: LoginRequiredError) -> LoginRequiredError:
+        """Remember the board's refusal of the login (issue 40: one refusal stops this
+        client's logins, so a run never tries a wrong password again); returns ``e``."""
+        self.login_refused = e
+        log.error("%s", e)
+        return e
+
+    def raise_if_refused(self) -> None:
+        """The remembered refusal, without asking the board again."""
+        e = self.login_refused
+        if e is not None:
+            raise LoginRequiredError(f"{e.message} (not tried again in this run)",
+                                     url=e.url, hint=e.hint)
 
     def logout(self) -> bool:
         """End the board session (phpBB's ``ucp.php?mode=logout&sid=…``): one request, no

@@ -418,7 +418,9 @@ class MemoryBoard:
         self._edit(self.account, post_id, text, reason, None)
         return Posted(int(post_id), self.post_url(post_id))
 
-    def send_pm(self, nick: str, subject: str, text: str) -> Posted:
+    def send_pm(self, nick: str, subject: str, text: str, *,
+                member_id: int | None = None) -> Posted:
+        # as on phpBB, a username changes only by an administrator: the PM goes by the name
         self.login()
         if nick not in self.users:
             raise self._refused("no-recipient", f"no board user {nick!r}", 0)

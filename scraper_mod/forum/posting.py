@@ -80,3 +80,13 @@ def same_text(source: str, on_board: str) -> bool:
     a, b = "".join(plain(source).split()), "".join(plain(on_board).split())
     n = min(len(a), len(b), 120)
     return n > 0 and a[:n] == b[:n]
+
+
+def same_subject(shown: str, sent: str) -> bool:
+    """A subject as a board's list shows it is the one sent: the same words, or the sent one
+    cut short by the board (SMF keeps 100 characters and lists fewer, with «...»)."""
+    a, b = " ".join(shown.split()), " ".join(sent.split())
+    if a == b:
+        return True
+    cut = a.rstrip(".… ").rstrip()
+    return len(cut) >= 10 and b.startswith(cut)

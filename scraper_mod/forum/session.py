@@ -29,6 +29,8 @@ import logging
 import re
 from typing import TYPE_CHECKING, Iterable
 
+from ..errors import scrub_secrets
+
 if TYPE_CHECKING:
     from .client import ForumClient
 
@@ -54,12 +56,19 @@ _LOGGED_IN: list["ForumClient"] = []
 
 
 def scrub_url(url: str) -> str:
-    """``url`` without the value of a ``sid=`` parameter (a phpBB session id)."""
-    return _SID_URL.sub(r"\1", url)
+    """``url`` without the value of a ``sid=`` parameter (a phpBB session id) or of SMF's
+    ``PHPSESSID=`` (``errors.scrub_secrets``)."""
+    return scrub_secrets(_SID_URL.sub(r"\1", url))
+
+
+_SMF_SESSID_B = re.compile(rb"(PHPSESSID=)[0-9A-Za-z,-]{16,128}")
 
 
 def scrub_body(body: bytes) -> bytes:
-    """A page's bytes without phpBB session ids (in links and the login form's ``sid``)."""
+    """A page's bytes without phpBB session ids (in links and the login form's ``sid``) and
+    SMF's ``PHPSESSID=`` in links."""
+    if b"PHPSESSID=" in body:
+        body = _SMF_SESSID_B.sub(rb"\1", body)
     if b"sid=" in body:
         body = _SID_URL_B.sub(_scrub_sid_param, body)
     if b'sid"' in body or b"sid'" in body:      # the login form's name="sid" field

@@ -284,6 +284,9 @@ class _Reader:
         if not ok:
             name = _KIND_NAMES.get(kind, "a number") if isinstance(kind, type) else "a number"
             self.fail(f"{prefix}{key}", f"must be {name}, not {v!r}")
+        if isinstance(v, float) and not math.isfinite(v):   # TOML's nan and inf (issue 40)
+            self.fail(f"{prefix}{key}", f"must be a finite number, not {v!r}",
+                      hint="write a number such as 30 or 0.5")
         return v
 
     def hhmm(self, tbl: dict, prefix: str, key: str, default: time) -> time:
@@ -429,6 +432,20 @@ _CHOICES = {
 }
 
 
+def _refuse_non_finite(r: _Reader, data: object, key: str) -> None:
+    """Every number of the file is finite: TOML has ``nan`` and ``inf``, and a wait of
+    ``nan`` minutes makes every poll fail (issue 40). The key is named, in the file's order."""
+    if isinstance(data, float) and not math.isfinite(data):
+        r.fail(key or "(top level)", f"must be a finite number, not {data!r}",
+               hint="write a number such as 30 or 0.5")
+    if isinstance(data, dict):
+        for k, v in data.items():
+            _refuse_non_finite(r, v, f"{key}.{k}" if key else str(k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _refuse_non_finite(r, v, f"{key}[{i}]")
+
+
 def parse_game(data: dict, *, path: Path) -> Game:
     # long: one check per game.toml table, in the file's order
     """Validate a parsed TOML document into a ``Game``."""
@@ -438,6 +455,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
         pre.get("engine"), str) else None
     r.unknown(data, "", {"game", "forum", "moves", "rules", "players", "mafia", "days",
                          "schedule", "deal", "publish", "signup", "reserve", "roles"})
+    _refuse_non_finite(r, data, "")
     g = r.table(data, "game")
     r.unknown(g, "game.", {"title", "timezone", "start", "day_start", "deadline",
                            "merge_weekends", "language", "host", "random_list"})

@@ -113,15 +113,18 @@ class DeadlineMoved:
                f"day {self.day + 1} now runs from {stamp(self.next_start, tz)} to "
                f"{stamp(self.next_deadline, tz)}; the days after follow on from it"]
         if self.in_past:
-            out.append(f"note: that is in the past: a running 'scraper-mod run' resolves day "
-                       f"{self.day} at its next step")
+            out.append(f"note: that is in the past (--force): a running 'scraper-mod run' "
+                       f"resolves day {self.day} at its next step and publishes its results")
         return out
 
 
-def move_deadline(ctx: GameContext, day: int, time: str, *, name: str = "TIME") -> DeadlineMoved:
+def move_deadline(ctx: GameContext, day: int, time: str, *, name: str = "TIME",
+                  force: bool = False) -> DeadlineMoved:
     """Move day ``day``'s deadline to ``time`` (ISO 8601, game time without an offset;
-    ``default`` undoes a move made here), R1.4. Refused for a resolved day, and for a time
-    that would end the day before it starts (the store is left as it was)."""
+    ``default`` undoes a move made here), R1.4. Refused for a resolved day, for a time
+    that would end the day before it starts, and (without ``force``) for a deadline already
+    past: a running daemon would resolve and publish the day at once (issue 40; the store is
+    left as it was)."""
     check_day(day)
     g = ctx.game
     if day in ctx.store.resolutions():
@@ -150,6 +153,16 @@ def move_deadline(ctx: GameContext, day: int, time: str, *, name: str = "TIME") 
                           hint=f"give a time after day {day}'s start",
                           ru=f"на это время срок не перенести: {e.message} (нужно время "
                              f"после начала дня {day})") from None
+    if after <= ctx.now() and not force:
+        ctx.store.put("moved_deadlines", previous)
+        when = stamp(after, g.timezone)
+        raise ConfigError(
+            f"day {day}'s deadline would be {when}, already past: a running 'scraper-mod run' "
+            f"would resolve day {day} and publish its results at once",
+            hint="give a later time, or add --force to do just that",
+            ru=f"срок дня {day} стал бы {when}, а это время уже прошло: запущенный "
+               f"'scraper-mod run' сразу подведёт итоги дня {day} и опубликует их (другое "
+               f"время или --force, если так и нужно)")
     ctx.store.log_event("deadline_moved", {"day": day, "from": before.isoformat(),
                                            "to": after.isoformat()}, at=ctx.now())
     cal = ctx.calendar()

@@ -40,14 +40,18 @@ from scraper_mod.forum.phpbb.links import post_link
 from ..errors import MailboxError, ScraperModError
 from ..forum.model import Post
 from ..forum.poller import canonical_topic_url, stored_posts
+from ..posts.bbcode import inert
 from ..posts.dayfolder import write_atomic
+from ..posts.limits import part_name, split_post
 from ..posts.render import render_text
 from ..rules.calendar import wall_time
 from ..rules.model import MoveKind
+from ..rules.slots import removals_before
 from .context import GameContext
 from .intake import day_moves, state_before_day
 from .nightmoves import awaiting_moves
 from .publish import AUTO_RETRY_SECONDS, Item, Outcome, game_id, publish_items
+from .slotbook import load_book
 from .smtp import send_mail
 from .tally import board_root, tally_day
 from .wording import Formatter
@@ -199,9 +203,31 @@ def pending_requests(ctx: GameContext, day: int) -> list[tuple[int, str]]:
     for post, _seen in stored_posts(ctx.store, topic):
         latest[post.post_id] = post          # the latest version: as it stands now
     deleted = set(ctx.store.deleted_posts(canonical_topic_url(topic)))
+    own = _own_accounts(ctx)
+    names = {a.author for a in latest.values()} | {x.nick for x in ctx.game.players}
     return [(pid, p.author) for pid, p in sorted(latest.items())
             if pid not in answered and pid not in deleted and start <= p.posted_at < end
-            and (allowed is None or p.author in allowed) and rx.search(_norm(p.text))]
+            and _norm(p.author) not in own
+            and (allowed is None or p.author in allowed)
+            and rx.search(_own_words(p.text, names, rx))]
+
+
+def _own_accounts(ctx: GameContext) -> set[str]:
+    """The host's and scraper-mod's accounts: their posts (counts, notices) never request
+    anything (R12.5: a count lists the requesters' names, and a name may hold the command)."""
+    g = ctx.game
+    return {_norm(x) for x in (g.host, g.forum.username) if x}
+
+
+def _own_words(text: str, names: set[str], rx: re.Pattern) -> str:
+    """A post's own text (quotes, spoilers, code and signatures are set aside by the parser)
+    with the names of board users that hold the command taken out: a request is what a player
+    wrote, never a name (a username «x !голоса» mentioned in a post requests nothing)."""
+    out = _norm(text)
+    for name in sorted({_norm(n) for n in names if n and rx.search(_norm(n))}, key=len,
+                       reverse=True):
+        out = out.replace(name, " ")
+    return out
 
 
 def _requesters(ctx: GameContext, day: int) -> set[str] | None:
@@ -242,21 +268,29 @@ def _count(ctx: GameContext, day: int, *, key: str | None, at: datetime) -> list
     store, batch_key = ctx.store, _BATCH.format(day=day)
     batch = store.get(batch_key)
     if batch is not None and key is not None and batch["key"] != key:
-        # a count on request is still on its way: it goes first, this one right after
+        # a count on request is still on its way: it goes first, this one right after; one
+        # the board still refuses is dropped (its requests wait for this count): a refused
+        # count never blocks the next (issue 40)
         out = _post_batch(ctx, day, batch)
         if store.get(batch_key) is not None:
-            return out
+            store.put(batch_key, None)
+            log.warning("day %d: the count %s was refused again: dropped for the next one",
+                        day, batch["key"])
         batch = None
     else:
         out = []
     if batch is None:
-        t = tally_day(ctx, day, poll=True)          # read fresh from the board
+        t = tally_day(ctx, day, poll=True, full=True)   # R12.4: a full read of the topic
         waiting = pending_requests(ctx, day)        # as the read left them
         if key is None and not waiting:
             return out
         board = board_root(ctx, ctx.topic_for_day(day))
+        # one entry per requester (his first request), however many posts he wrote
+        first: dict[str, int] = {}
+        for pid, a in waiting:
+            first.setdefault(a, pid)
         requests = [{"nick": a, "url": post_link(board, pid) if board else ""}
-                    for pid, a in waiting]
+                    for a, pid in first.items()]
         zone = _zone(ctx, at)
         hm = at.astimezone(ctx.game.timezone).strftime("%H:%M")
         lang = _lang(ctx)
@@ -266,10 +300,16 @@ def _count(ctx: GameContext, day: int, *, key: str | None, at: datetime) -> list
                     else f"vote count on request, {hm} {zone}"))
         text = t.render("bbcode", lang, heading=heading, requests=requests)
         name = key or f"request-{waiting[-1][0]}"
-        path = ctx.game.out_dir / f"day-{day}" / "counts" / f"{name}.bbcode"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, text)
-        batch = {"key": name, "file": str(path), "requests": [pid for pid, _ in waiting],
+        folder = ctx.game.out_dir / f"day-{day}" / "counts"
+        folder.mkdir(parents=True, exist_ok=True)
+        files = []
+        # split under the board's limit as the newspaper is (posts/limits.py)
+        for i, part in enumerate(split_post(text, ctx.game.forum.max_post_chars), start=1):
+            path = folder / part_name(name, "bbcode", i)
+            write_atomic(path, part)
+            files.append(str(path))
+        batch = {"key": name, "file": files[0], "files": files,
+                 "requests": [pid for pid, _ in waiting],
                  "on_request": key is None, "at": at.isoformat()}
         store.put(batch_key, batch)
     return out + _post_batch(ctx, day, batch)
@@ -281,23 +321,33 @@ def _post_batch(ctx: GameContext, day: int, batch: dict) -> list[Outcome]:
     numbers are old by then, and its requests wait for the next count)."""
     store = ctx.store
     at = datetime.fromisoformat(batch.get("at") or ctx.now().isoformat())
-    if not batch.get("on_request") and ctx.now() - at > timedelta(minutes=LATE_MINUTES):
+    if ctx.now() - at > timedelta(minutes=LATE_MINUTES):
+        # scheduled or on request: a count the board has not taken in time is dropped (its
+        # requests wait for the next count); it never blocks the next (issue 40)
         store.put(_BATCH.format(day=day), None)
         log.warning("day %d: the count of %s was not taken by the board in time; dropped",
                     day, at.astimezone(ctx.game.timezone).strftime("%H:%M"))
         return [Outcome("tally", ctx.topic_for_day(day) or "", None, "skipped",
                         "not taken by the board in time")]
-    path = Path(batch["file"])
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        store.put(_BATCH.format(day=day), None)
-        raise ScraperModError(f"{path}: the count to post cannot be read: {e}",
-                              hint="it is made again at the next count") from None
     topic = ctx.topic_for_day(day) or ""
-    outcomes = publish_items(ctx, [Item(day, "tally", batch["key"], topic, text,
-                                         source=str(path))], retry_after=AUTO_RETRY_SECONDS)
-    if outcomes and outcomes[0].status in ("posted", "already"):
+    items = []
+    for i, name in enumerate(batch.get("files") or [batch["file"]], start=1):
+        path = Path(name)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            store.put(_BATCH.format(day=day), None)
+            raise ScraperModError(f"{path}: the count to post cannot be read: {e}",
+                                  hint="it is made again at the next count") from None
+        items.append(Item(day, "tally", batch["key"] if i == 1 else f"{batch['key']}-{i}",
+                          topic, text, source=str(path)))
+    outcomes: list[Outcome] = []
+    for item in items:                  # the parts in order, each after the one before
+        got = publish_items(ctx, [item], retry_after=AUTO_RETRY_SECONDS)
+        outcomes += got
+        if not got or got[0].status not in ("posted", "already"):
+            return outcomes
+    if outcomes and all(o.status in ("posted", "already") for o in outcomes):
         answered = set(store.get(_ANSWERED.format(day=day), [])) | set(batch["requests"])
         with store.transaction():
             store.put(_ANSWERED.format(day=day), sorted(answered))
@@ -329,6 +379,15 @@ def _missing(ctx: GameContext, day: int) -> dict[str, list[str]]:
     boss = state.boss
     if boss and boss in state.alive and boss not in sent and boss not in out:
         out[boss] = [MoveKind.FREEZE.value]
+    # the day's replacements and removals so far (R10, R11.2): a slot's reminder goes to
+    # whoever holds it now, none to a player the host removed (issue 40)
+    book = load_book(ctx)
+    if not book.empty:
+        now = ctx.now()
+        names = book.rename_at(now)
+        gone = {nick for nick, _ in removals_before(book, now)}
+        out = {names.get(n, n): k for n, k in out.items()}
+        out = {n: k for n, k in out.items() if n not in gone}
     return out
 
 
@@ -340,6 +399,11 @@ def _remind(ctx: GameContext, day: int) -> list[Outcome]:
     if planned is None:
         deadline = ctx.calendar().deadline(day)
         slots = {p.nick: i for i, p in enumerate(g.players, 1)}
+        book = load_book(ctx)
+        if not book.empty:                  # a newcomer writes in his slot's file
+            now_names = book.rename_at(ctx.now())
+            slots.update({now_names.get(p.nick, p.nick): i
+                          for i, p in enumerate(g.players, 1)})
         planned = []
         folder.mkdir(parents=True, exist_ok=True)
         for nick, kinds in sorted(_missing(ctx, day).items(), key=lambda x: slots.get(x[0], 0)):
@@ -445,8 +509,9 @@ def alert_new_problems(ctx: GameContext, day: int) -> None:
             if f"post/{r.post_id}" in told:
                 continue
             new.append(f"post/{r.post_id}")
-            alert(ctx, "vote", f"day {day}: post {r.post_id} by {r.author}: "
-                  f"{r.reason.replace('_', ' ')}: {r.text[:80]!r}",
+            # what the player wrote reaches the host's PM inert (no live BBCode)
+            alert(ctx, "vote", f"day {day}: post {r.post_id} by {inert(r.author)}: "
+                  f"{r.reason.replace('_', ' ')}: {inert(r.text[:80])!r}",
                   link=post_link(board, r.post_id) if board else None, day=day)
     own = {x.casefold() for x in (ctx.game.host, ctx.game.forum.username,
                                   ctx.game.publish.alert_to) if x}

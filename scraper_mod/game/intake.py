@@ -32,6 +32,7 @@ from ..moves.grammar import Matcher, Words, parse_moves, text_has_code
 from ..moves.mail import decode_message, read_sender
 from ..moves.sources import FetchReport, MoveSource
 from ..moves.targets import matcher_for
+from ..posts.bbcode import inert
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.calendar import Calendar
@@ -65,6 +66,7 @@ class Letter:
     problem: str = ""          # "unreadable: ..." when it could not be decoded
     defects: tuple[str, ...] = ()  # MIME damage (a message with no readable move is unreadable)
     limit: str = ""            # the limit that stopped it: "size" (too large), "nesting"
+    sender_id: int | None = None   # a PM author's forum member id, where the board shows it
 
 
 @dataclass(frozen=True)
@@ -131,8 +133,9 @@ def _read_pm(msg: StoredMessage, max_size: int = MAX_MESSAGE_SIZE) -> Letter:
     if len(text.encode("utf-8")) > max_size:
         return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, "",
                       problem=f"unreadable: the PM's text is over the message size limit of "
-                              f"{max_size}", limit="size")
-    return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, text)
+                              f"{max_size}", limit="size", sender_id=pm.author_id)
+    return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, text,
+                  sender_id=pm.author_id)
 
 
 def requests_from_letter(letter: Letter, players: tuple[Player, ...], match: Matcher, *,
@@ -161,15 +164,17 @@ def _letter_requests(letter: Letter, players: tuple[Player, ...], match: Matcher
     unread."""
     if letter.problem:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
-                            problem="unreadable", via=letter.via)], False
+                            problem="unreadable", via=letter.via,
+                            sender_id=letter.sender_id)], False
     parsed = parse_moves(letter.text, match, limit=max_moves, words=words)
     if letter.defects and not parsed.moves:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
-                            problem="unreadable", via=letter.via)], False
-    sender = identify(letter.sender, players, via=letter.via)
+                            problem="unreadable", via=letter.via,
+                            sender_id=letter.sender_id)], False
+    sender = identify(letter.sender, players, via=letter.via, sender_id=letter.sender_id)
     has_code = frozenset(p.nick for p in players if p.code and text_has_code(letter.text, p.code))
     common: dict[str, Any] = dict(story=parsed.story, codes=parsed.codes, has_code=has_code,
-                                  via=letter.via)
+                                  via=letter.via, sender_id=letter.sender_id)
     if not parsed.moves:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender, **common)], False
     out = []
@@ -223,11 +228,17 @@ def _letters(ctx: GameContext, *, as_of: datetime | None = None) -> tuple[list[L
     # messages stored in part, over the size limit at their source (sources.add_capped)
     too_large = {d.get("message"): d for _, _, d in store.events(TOO_LARGE_EVENT)}
     max_size = ctx.game.moves.max_message_size
+    account = (ctx.game.forum.username or "").strip().casefold()
     for head in store.message_heads():
         if as_of is not None and head[3] > as_of:
             continue
         letter = _read_once(ctx, head, too_large.get(head[0]), max_size)
         if letter is None:
+            continue
+        if letter.via == "pm" and account and (letter.sender or "").strip().casefold() == \
+                account:
+            # the account's own PM (the host's alert sent to the same inbox): never a move
+            dups.append(head[0])
             continue
         if letter.header_id:
             # the same sender's Message-ID: a second delivery (a stranger cannot suppress a
@@ -512,10 +523,17 @@ def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move
                       "standing": standing,
                       "written": written[i] if i < len(written) and not m.target else ""})
     player = None
-    p = identify(letter.sender, g.players, via=letter.via)
+    p = identify(letter.sender, g.players, via=letter.via, sender_id=letter.sender_id)
     if p is not None and mine and mine[0].status != "unknown_sender":
         player = p.nick
     story = next((m.story for m in mine if m.story), None)
+    subject_shown = letter.subject
+    if letter.via == "pm":      # the board parses the answer as BBCode: the player's words inert
+        items = [{**it, "written": inert(str(it["written"])) if it.get("written") else
+                  it.get("written")} for it in items]
+        story = inert(story) if story else story
+        subject_shown = inert(letter.subject)
+
     def local(t: datetime, fmt: str) -> str:
         return t.astimezone(g.timezone).strftime(fmt) + " " + _zone_label(g)
     text = render_text(
@@ -527,7 +545,7 @@ def build_answer(ctx: GameContext, letter: Letter, day: int, *, moves: list[Move
                        + ("%H:%M:%S" if abs(letter.received_at - cal.deadline(day))
                           < timedelta(minutes=1) else "%H:%M")),
         deadline=local(cal.deadline(day), "%d.%m, %H:%M"),
-        subject=letter.subject, reasons=REASONS,
+        subject=subject_shown, reasons=REASONS,
         # what stopped the reading: a limit (issue 18), worded for the player by the template
         problem=letter.limit, size_limit=size_text(g.moves.max_message_size),
         moves_cut=g.moves.max_moves_per_message if moves_cut else 0)

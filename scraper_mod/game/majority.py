@@ -16,7 +16,7 @@ from ..errors import ScraperModError
 from ..posts.plural import plural_ru
 from ..posts.render import render_text
 from .context import GameContext
-from .publish import Item, Outcome, publish_items
+from .publish import Item, Outcome, game_id, publish_items
 from .tally import tally_day
 
 __all__ = ["majority_items", "post_majority_notice"]
@@ -24,8 +24,13 @@ __all__ = ["majority_items", "post_majority_notice"]
 log = logging.getLogger(__name__)
 
 
-def majority_items(ctx: GameContext, day: int) -> list[Item]:
-    """The notice (and the lock) owed to day ``day``'s topic, or none."""
+def majority_items(ctx: GameContext, day: int, *, confirm: bool = False) -> list[Item]:
+    """The notice (and the lock) owed to day ``day``'s topic, or none.
+
+    ``confirm``: a majority seen in the stored posts is owed only after a full read of the
+    topic (every page, ``poll_day(full=True)``) still shows it (R2.15): an ordinary poll
+    reads the last page only, and an edit on an earlier page would be unseen. A read that
+    fails owes nothing (raises: the next poll tries again)."""
     g = ctx.game
     topic = ctx.topic_for_day(day)
     if not g.rules.majority_ends_day or not topic or ctx.store.resolution(day) is not None:
@@ -35,6 +40,14 @@ def majority_items(ctx: GameContext, day: int) -> list[Item]:
     m = t.tally.majority
     if m is None:
         return []
+    if confirm and not _notice_done(ctx, day):
+        t = tally_day(ctx, day, as_of=min(ctx.now().replace(microsecond=0), deadline),
+                      poll=True, full=True)
+        m = t.tally.majority
+        if m is None:
+            log.info("day %d: a majority in the stored posts is not confirmed by a full "
+                     "read of the topic: no notice", day)
+            return []
     lang = g.language if g.language in ("ru", "en") else "en"
     view = t._template_context(lang)
     votes = next(c.votes for c in t.tally.counts if c.target == m.target)
@@ -50,12 +63,18 @@ def majority_items(ctx: GameContext, day: int) -> list[Item]:
     return items
 
 
+def _notice_done(ctx: GameContext, day: int) -> bool:
+    """The notice is on the board already (nothing new is posted: no read is needed)."""
+    rec = ctx.store.publication(game_id(ctx), day, "majority", f"day-{day}")
+    return rec is not None and rec["status"] == "done"
+
+
 def post_majority_notice(ctx: GameContext, day: int) -> list[Outcome]:
     """Post what ``majority_items`` owes (nothing outside ``mode = "auto"``)."""
     if ctx.game.publish.mode != "auto" or not ctx.game.rules.majority_ends_day:
         return []
     try:
-        return publish_items(ctx, majority_items(ctx, day))
+        return publish_items(ctx, majority_items(ctx, day, confirm=True))
     except ScraperModError as e:     # the count failed: said, the poll goes on
         log.warning("day %d: the majority notice: %s", day, e)
         return []

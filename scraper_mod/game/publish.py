@@ -42,6 +42,8 @@ AUTO_RETRY_SECONDS = 120.0   # `run` tries a failed publication again after this
 
 EDITED_IN_PLACE = ("newspaper", "signup")   # a changed text edits the post on the board
 PM_KINDS = ("pm", "role-card", "reminder", "alert")    # sent as the board's private messages
+#: a PM the board took but whose delivery could not be confirmed: never sent again (R12.2)
+UNCONFIRMED = "unconfirmed"
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,18 @@ def _move_answers(ctx: GameContext, day: int) -> list[Item]:
     return items
 
 
+def publish_move_answers(ctx: GameContext, day: int) -> list[Outcome]:
+    """The answers to night moves sent by board PM, at once (R5.1: each move is answered at
+    the next poll, not with the newspaper): on autopilot with ``private_messages``. The same
+    publications ``plan_day`` lists, so nothing goes twice (R12.2)."""
+    g, pub = ctx.game, ctx.game.publish
+    if pub.mode != "auto" or not pub.private_messages or \
+            g.moves.source not in ("forum_pm", "phpbb_pm"):
+        return []
+    items = _move_answers(ctx, day)
+    return publish_items(ctx, items, retry_after=AUTO_RETRY_SECONDS) if items else []
+
+
 def plan_role_cards(ctx: GameContext) -> list[Item]:
     folder = ctx.game.out_dir / "role-cards"
     if not folder.is_dir():
@@ -287,6 +301,10 @@ def _post(ctx: GameContext, board: Board, item: Item) -> tuple[int | None, str |
         return _as_pair(board.reply(_need_topic(board, item.to, f"days[{item.day}].topic",
                                                 "the vote count", ctx), item.text))
     if item.kind in PM_KINDS:
+        member = _member_id(ctx, board, item.to)
+        if member is not None:      # R12.5: to the player's member id, not a display name
+            return _as_pair(board.send_pm(item.to, item.subject, item.text,
+                                          member_id=member))
         return _as_pair(board.send_pm(item.to, item.subject, item.text))
     if item.kind == "signup":   # the sign-up list (issue 29), in the sign-up topic
         return _as_pair(board.reply(_need_topic(board, item.to, "signup.topic",
@@ -295,6 +313,15 @@ def _post(ctx: GameContext, board: Board, item: Item) -> tuple[int | None, str |
         board.lock(_need_topic(board, item.to, f"days[{item.day}].topic", "locking", ctx))
         return None, item.to
     raise ValueError(item.kind)
+
+
+def _member_id(ctx: GameContext, board: Board, nick: str) -> int | None:
+    """The forum member id a PM to ``nick`` goes to on a board where display names change
+    (SMF): the player's ``forum_id`` from the game file; None elsewhere."""
+    if getattr(board, "engine", "") != "smf":
+        return None
+    return next((p.forum_id for p in ctx.game.players
+                 if p.nick == nick and p.forum_id is not None), None)
 
 
 def _as_pair(posted) -> tuple[int | None, str | None]:
@@ -355,11 +382,17 @@ def _publish_items(ctx: GameContext, items: list[Item], *, board: Board | None,
             continue
         try:
             w = board = board or game_board(ctx)
-            found = _find_on_board(ctx, w, item) if rec and rec["status"] == "intended" else None
+            found = _find_on_board(ctx, w, item) if rec and rec["status"] in (
+                "intended", UNCONFIRMED) else None
             if found is not None:
                 _record(ctx, item, "done", *found)
                 _after_done(ctx, item, *found)
                 out.append(Outcome(item.kind, to, found[1], "already", None, item))
+                continue
+            if rec and rec["status"] == UNCONFIRMED:
+                # R12.2: a PM the board may have delivered is never sent blind again
+                out.append(Outcome(item.kind, to, None, "failed", rec["error"], item,
+                                   fresh=False))
                 continue
             _record(ctx, item, "intended", None, None)
             pid, url = _post(ctx, w, item)
@@ -370,9 +403,17 @@ def _publish_items(ctx: GameContext, items: list[Item], *, board: Board | None,
             now = ctx.store.publication(gid, item.day, item.kind, item.key)
             ambiguous = (isinstance(e, FetchError) or getattr(e, "kind", "") == "unconfirmed") \
                 and now is not None and now["status"] == "intended"
+            status = "intended" if ambiguous else "failed"
+            if item.kind in PM_KINDS and getattr(e, "kind", "") == "unconfirmed":
+                # R12.2: the board took the form but its sent folder does not show the PM:
+                # looked for again, never sent blind again; the host is told
+                status = UNCONFIRMED
+                msg = (f"{msg} (не отправляется повторно: проверьте отправленные личные "
+                       f"сообщения)" if ctx.game.language == "ru" else
+                       f"{msg} (not sent again: check the account's sent PMs)")
             ctx.store.set_publication(gid, item.day, item.kind, item.key,
-                                      status="intended" if ambiguous else "failed",
-                                      sha256=item.sha256, at=ctx.now(), error=msg)
+                                      status=status, sha256=item.sha256, at=ctx.now(),
+                                      error=msg)
             log.warning("%s to %s failed: %s", item.kind, to, msg)
             out.append(Outcome(item.kind, to, None, "failed", msg, item))
             continue
@@ -455,7 +496,8 @@ def pending_days(ctx: GameContext) -> list[int]:
 def failures(ctx: GameContext) -> list[dict]:
     """Publications that failed last time (for ``status`` and the host)."""
     return [r for r in ctx.store.publications(game_id(ctx))
-            if r["status"] == "failed" or (r["status"] == "intended" and r["error"])]
+            if r["status"] in ("failed", UNCONFIRMED)
+            or (r["status"] == "intended" and r["error"])]
 
 
 def auto_publish(ctx: GameContext) -> list[Outcome]:

@@ -44,10 +44,21 @@ def sightings(ctx: GameContext, topic: str) -> list[Sighting]:
     out: list[Sighting] = []
     seen: set[int] = set()
     key = canonical_topic_url(topic)
-    for post, first_seen in stored_posts(ctx.store, key):
+    stored = list(stored_posts(ctx.store, key))
+    # when each post was written, as exactly as known: the second the board's feed gives
+    # (SMF pages show minutes), else the end of the shown minute (never on time by up to
+    # 59 s after the close, issue 40)
+    written: dict[int, datetime] = {}
+    for post, _ in stored:
+        if post.precision == "second":
+            written[post.post_id] = post.posted_at
+        elif post.precision == "minute" and post.post_id not in written:
+            written[post.post_id] = post.latest
+    for post, first_seen in stored:
         edited = _edited_by(post.edited_at, first_seen) if post.edit_count else None
         if post.post_id not in seen:
-            at = max(edited, post.posted_at) if edited else post.posted_at
+            posted = written.get(post.post_id, post.posted_at)
+            at = max(edited, posted) if edited else posted
         else:
             at = max(edited, post.posted_at) if edited else first_seen
         seen.add(post.post_id)

@@ -29,6 +29,7 @@ from ..posts.plural import plural_ru
 from ..posts.render import render_text
 from ..rules.deal import effective_players, effective_random_list
 from ..rules.house import house_day
+from ..rules.majority import as_of_majority
 from ..rules.model import Vote
 from ..rules.names import name_index
 from ..rules.roles import CATALOGUE
@@ -324,10 +325,13 @@ def current_day(ctx: GameContext, now: datetime) -> int:
 
 
 def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
-              poll: bool = False, versions: list | None = None) -> DayTally:
+              poll: bool = False, versions: list | None = None,
+              full: bool = False) -> DayTally:
     """The count of day ``day`` as of ``as_of`` (default: now), final once the deadline has
     passed. With ``poll`` the day's topic is read from the board first (CLIENT's poller).
-    ``versions`` (stored post versions with first sightings) skips the store, for tests."""
+    ``versions`` (stored post versions with first sightings) skips the store, for tests.
+    ``full`` (with ``poll``): every page is read, not the last page only (R2.15, R12.4: what
+    is posted on the board comes from a full read)."""
     game = ctx.game
     if day < 1:
         raise RulesError(f"there is no day {day}: days are numbered from 1")
@@ -346,7 +350,7 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
                               key="days", hint=f"add [[days]] number = {day} with its topic "
                               f"URL, or run `scraper-mod day open {game.folder} {day} URL`")
         if poll:
-            _poll_complete(ctx, day)
+            _poll_complete(ctx, day, full=full)
         versions = day_versions(ctx, topic)
         deleted = _deleted(ctx, topic)
         at_deadline, read_failed = deadline_posts(ctx.store, topic, deadline)   # R2.11
@@ -356,15 +360,24 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
     # R10, R11: the slots and the host's decisions (game/slotbook.py)
     st, index, by_slot = tally_view(ctx, st, day=day, cutoff=cutoff)
     index = index or name_index(game.players, inflect=inflect)
-    votes, rejected, notes = extract_votes(
-        versions, players=game.players, alive=st.alive, host=game.host, deadline=deadline,
-        as_of=cutoff, options=game.rules, deleted=deleted, last_word_until=st.last_word_until,
-        frozen=st.frozen, index=index, lang=game.language, deadline_posts=at_deadline,
-        deadline_read_failed=read_failed, **by_slot)
-    tally = count_votes(votes, alive=st.alive, frozen=st.frozen,
-                        self_votes=game.rules.self_votes,
-                        house=house_day(game.rules, deadline, game.timezone, final=final),
-                        double=doubled_voters(ctx))
+    house = house_day(game.rules, deadline, game.timezone, final=final)
+    double = doubled_voters(ctx)          # R14: the Mayor's vote counts twice
+
+    def count(standing: dict) -> tuple[tuple, Tally]:
+        found = extract_votes(
+            versions, players=game.players, alive=st.alive, host=game.host,
+            deadline=deadline, as_of=cutoff, options=game.rules, deleted=standing,
+            last_word_until=st.last_word_until, frozen=st.frozen, index=index,
+            lang=game.language, deadline_posts=at_deadline, deadline_read_failed=read_failed,
+            **by_slot)
+        return found, count_votes(found[0], alive=st.alive, frozen=st.frozen,
+                                  self_votes=game.rules.self_votes, house=house,
+                                  double=double)
+
+    if game.rules.majority_ends_day:    # R2.15: deletions after the majority change nothing
+        (votes, rejected, notes), tally = as_of_majority(deleted, count)
+    else:
+        (votes, rejected, notes), tally = count(deleted)
     lynch, lynch_note = None, None
     if final:
         lynch, lynch_note = _lynch(tally, st, game.rules, _lang(game))
@@ -383,10 +396,10 @@ def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None
                         options=options), None
 
 
-def _poll_complete(ctx: GameContext, day: int) -> PollReport | None:
+def _poll_complete(ctx: GameContext, day: int, *, full: bool = False) -> PollReport | None:
     """``game.poll.poll_day``, and a page that could not be read is an error: the count
     would be stale without saying so."""
-    report = poll_day(ctx, day)
+    report = poll_day(ctx, day, full=full)
     if report is not None and report.errors:
         first = report.errors[0]
         if report.topic and first.startswith(f"{report.topic}: "):  # the URL once is enough

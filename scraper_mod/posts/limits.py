@@ -94,9 +94,20 @@ def split_post(text: str, limit: int, *,
 
 
 def _lines(text: str, budget: int):
-    """The text's lines; a line longer than a whole part (no newspaper has one) in pieces."""
+    """The text's lines; a line longer than a whole part (no newspaper has one; a count's
+    list of requesters may) in pieces, between list items («, ») or words where it can."""
     for line in text.rstrip("\n").split("\n"):
         while len(line) > budget:
+            cut = line.rfind(", ", 0, budget)
+            if cut > budget // 2:
+                yield line[:cut + 1]
+                line = line[cut + 2:]
+                continue
+            cut = line.rfind(" ", 0, budget)
+            if cut > budget // 2:
+                yield line[:cut]
+                line = line[cut + 1:]
+                continue
             yield line[:budget]
             line = line[budget:]
         yield line

@@ -133,12 +133,23 @@ class MoveRequest:
     has_code: frozenset[str] = frozenset()  # players whose code appears in the message
     via: str = "mail"
     index: int = 0
+    sender_id: int | None = None    # the forum member id of a PM's author, where shown
 
 
-def identify(sender: str | None, players: Iterable[Player], *, via: str = "mail") -> Player | None:
+
+def identify(sender: str | None, players: Iterable[Player], *, via: str = "mail",
+             sender_id: int | None = None) -> Player | None:
     """The player who sent a message: the one whose ``contact`` is the sender's address
     (case-insensitive, display name ignored); for a forum PM also the one whose nick is the
-    PM's author."""
+    PM's author. R12.5 (a display name can be changed, SMF): a PM whose author's member id
+    the board shows (``sender_id``) is the player's whose ``forum_id`` it is; a nick match
+    is no one's when that player's ``forum_id`` is another member's (an impostor who took
+    his name)."""
+    players = tuple(players)
+    if via == "pm" and sender_id is not None:
+        by_id = next((p for p in players if p.forum_id == sender_id), None)
+        if by_id is not None:
+            return by_id
     if not sender:
         return None
     s = _addr(sender)
@@ -146,6 +157,8 @@ def identify(sender: str | None, players: Iterable[Player], *, via: str = "mail"
         if p.contact and _addr(p.contact) == s:
             return p
         if via == "pm" and p.nick.casefold() == sender.strip().casefold():
+            if sender_id is not None and p.forum_id is not None and p.forum_id != sender_id:
+                return None
             return p
     return None
 
@@ -175,11 +188,11 @@ def judge_moves(requests: Sequence[MoveRequest], *, state: GameState, deadline: 
     order = sorted(requests, key=lambda r: (r.received_at, r.message_id, r.index))
     judged: list[Move] = []
     stories: dict[int, str] = {}
-    senders: dict[tuple[str | None, str], Player | None] = {}
+    senders: dict[tuple[str | None, str, int | None], Player | None] = {}
     for req in order:
-        key = (req.sender, req.via)
+        key = (req.sender, req.via, req.sender_id)
         if key not in senders:
-            senders[key] = identify(req.sender, players, via=req.via)
+            senders[key] = identify(req.sender, players, via=req.via, sender_id=req.sender_id)
         sender, req, slot_how = _by_slot(req, senders[key], book, deadline)
         if slot_how and sender is not None:
             judged.append(Move(player=sender.nick, role=None, kind=req.kind, target=req.target,

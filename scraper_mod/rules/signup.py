@@ -11,6 +11,10 @@ withdrawn and the late. Pure: the posts come in as ``Sighting`` values, nothing 
 - Each board user has one place: the time of the sign-up that still stands (a second «+»
   keeps the first place; a withdrawal then a new sign-up goes to the end). The first N are
   the players, the rest the reserve in order.
+- A post that looks like a sign-up or a withdrawal but holds no mark («+ если ещё можно»,
+  «Простите, не смогу») counts as neither and is listed for the host (``unclear``).
+- A «+» edited away while another «+» of the same user stands keeps him in from that one's
+  time (issue 40).
 - After ``close`` a sign-up is late: reported, and put at the end of the reserve only when
   the host asks (``late_to_reserve``); a withdrawal counts whenever it comes.
 - Look-alike nicks (the folding of R2.3, ``rules.names.fold``) and nicks holding control
@@ -69,6 +73,26 @@ class Marks:
                 found = "leave"
         return found
 
+    def near(self, text: str) -> str | None:
+        """A line that looks like a sign-up or a withdrawal but is no mark («+ если ещё
+        можно», «Простите, не смогу»): a mark begins it, or a mark of words stands in it as
+        words of their own; None when there is none (issue 40: listed for the host)."""
+        for line in text.splitlines():
+            m = fold_mark(line)
+            if not m or m in self.join or m in self.leave:
+                continue
+            words = m.split(" ")
+            for mark in self.join | self.leave:
+                if len(mark) <= 2 and mark.isalpha():   # «я», «in»: too common a word
+                    continue
+                parts = mark.split(" ")
+                if words[:len(parts)] == parts or (
+                        (len(parts) > 1 or len(mark) > 2) and any(
+                            words[i:i + len(parts)] == parts
+                            for i in range(len(words) - len(parts) + 1))):
+                    return line.strip()
+        return None
+
 
 @dataclass(frozen=True)
 class Sighting:
@@ -99,12 +123,14 @@ class SignupList:
     ignored: tuple[Note, ...] = ()
     warnings: tuple[Note, ...] = ()
     users: dict[str, str] = field(default_factory=dict)   # nick -> board user key
+    unclear: tuple[Note, ...] = ()   # like a sign-up or a withdrawal, but no mark: the host's
 
     def to_json(self) -> dict:
         return {"players": list(self.players), "reserve": list(self.reserve),
                 "withdrawn": list(self.withdrawn), "late": list(self.late),
                 "ignored": [{"post": n.post, "why": n.why} for n in self.ignored],
-                "warnings": [{"post": n.post, "why": n.why} for n in self.warnings]}
+                "warnings": [{"post": n.post, "why": n.why} for n in self.warnings],
+                "unclear": [{"post": n.post, "why": n.why} for n in self.unclear]}
 
 
 @dataclass
@@ -113,6 +139,7 @@ class _User:
     first_post: int
     since: datetime | None = None    # the standing sign-up's time
     post: int | None = None          # the standing sign-up's post
+    joins: dict[int, datetime] = field(default_factory=dict)   # posts holding a «+» now
     left: bool = False               # the last mark was a withdrawal
     late: datetime | None = None     # a sign-up after the close
     late_post: int = 0
@@ -148,7 +175,8 @@ def count_signups(sightings: Iterable[Sighting], players: int, *, marks: Marks |
     marks = marks or Marks.of()
     ignored: list[Note] = []
     users: dict[str, _User] = {}
-    for at, pid, s, mark in _events(sightings, marks, ignored):
+    sightings_list = list(sightings)
+    for at, pid, s, mark in _events(sightings_list, marks, ignored):
         u = users.setdefault(s.user, _User(s.nick, pid))
         u.nick = s.nick
         if mark == "join":
@@ -156,14 +184,20 @@ def count_signups(sightings: Iterable[Sighting], players: int, *, marks: Marks |
                 if u.since is None and u.late is None:
                     u.late, u.late_post, u.left = at, pid, False
                 continue
+            u.joins.setdefault(pid, at)
             if u.since is None:
                 u.since, u.post, u.left = at, pid, False
         elif mark == "leave":
             u.since = u.post = u.late = None
+            u.joins.clear()
             u.left = True
-        elif u.post == pid:       # its mark edited away, or the post deleted
-            u.since = u.post = None
-            ignored.append(Note(pid, "the sign-up was edited away or deleted"))
+        else:                     # its mark edited away, or the post deleted
+            u.joins.pop(pid, None)
+            if u.post == pid:
+                ignored.append(Note(pid, "the sign-up was edited away or deleted"))
+                # another «+» of his that still stands keeps him in, from its own time
+                rest = sorted((t, p) for p, t in u.joins.items())
+                u.since, u.post = rest[0] if rest else (None, None)
     standing = sorted((u for u in users.values() if u.since is not None),
                       key=lambda u: (u.since, u.post))
     in_time = [u.nick for u in standing]
@@ -176,7 +210,25 @@ def count_signups(sightings: Iterable[Sighting], players: int, *, marks: Marks |
         withdrawn=tuple(u.nick for u in users.values() if u.left and u.since is None),
         late=tuple(u.nick for u in late), ignored=tuple(ignored),
         warnings=tuple(_warnings(listed)),
-        users={u.nick: k for k, u in users.items()})
+        users={u.nick: k for k, u in users.items()},
+        unclear=tuple(_unclear(sightings_list, marks)))
+
+
+def _unclear(sightings: list[Sighting], marks: Marks) -> list[Note]:
+    """Posts whose standing text is no mark but looks like one (``Marks.near``), once each:
+    never counted, never dropped in silence (issue 40)."""
+    last: dict[int, Sighting] = {}
+    for s in sightings:
+        last[s.post_id] = s
+    out = []
+    for pid, s in sorted(last.items()):
+        if s.host or s.deleted or marks.read(s.text) is not None:
+            continue
+        line = marks.near(s.text)
+        if line is not None:
+            out.append(Note(pid, f"{s.nick}: «{line[:80]}» looks like a sign-up or a "
+                                 "withdrawal but is no mark: not counted, the host decides"))
+    return out
 
 
 def _warnings(listed: list[_User]) -> list[Note]:

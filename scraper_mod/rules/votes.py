@@ -56,7 +56,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
@@ -508,6 +508,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
                     rejected.append(Rejection(post_id, author, frag.text, "edit_unseen"))
             continue
         post, _seen = stood
+        # R2.7, R2.13-R2.15: every earlier version that held a vote is a vote at its own time
+        votes.extend(_history_votes(ctx, vs, stood, silent, last_word_until, cutoff))
         later = [p for p, s in vs if _version_time(p, s) >= cutoff]
         if later and later[0].edit_count > post.edit_count + 1:
             notes.append(note_text("edit_missed", lang, post_id=post_id, author=author,
@@ -568,8 +570,15 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
         if target == voter and not options.self_votes:
             rejected.append(Rejection(post_id, author, text, "self_vote"))
             continue
-        votes.append(Vote(voter=voter, target=target, at=_vote_since(ctx, vs, stood, target),
-                          post_id=post_id, final=_final_word(ctx, post)))
+        final_word = _final_word(ctx, post)
+        at = _vote_since(ctx, vs, stood, target)
+        if votes and votes[-1].post_id == post_id and votes[-1].target == target and \
+                votes[-1].voter == voter and votes[-1].at == at:
+            # the standing vote restates the history's last: one event (final if either)
+            votes[-1] = replace(votes[-1], final=votes[-1].final or final_word)
+            continue
+        votes.append(Vote(voter=voter, target=target, at=at, post_id=post_id,
+                          final=final_word))
 
     voted = {v.voter for v in votes}
     not_voted = tuple(sorted((p for p in ctx.alive - ctx.frozen if p not in voted),
@@ -668,6 +677,50 @@ def _frag_text(ctx: _Ctx, post: Post, target: str) -> str:
             if isinstance(r, Match) and ctx.rename.get(r.player, r.player) == target:
                 found = frag.text
     return found
+
+
+def _history_votes(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]],
+                   stood: tuple[Post, datetime], silent: Sequence[Post],
+                   last_word_until: dict[str, datetime], cutoff: datetime) -> list[Vote]:
+    """R2.7 (R2.13-R2.15 follow it): the votes the versions *before* the standing one held,
+    each at its own time, one per change of target (a restated vote is no new vote). The
+    standing version's own vote is the caller's (with its rejections). A version whose vote
+    would not count (no single living target, a self-vote, an author who may not vote then)
+    is no vote; an edit that removes a vote takes nothing back: the vote was cast (R2.14,
+    R2.15: what was final stays final, a majority stays reached). Off with
+    ``edited_votes = "never"`` (an edited post holds no vote at all) and for a post the host
+    decided (R11.1: the decision is the post's only vote)."""
+    if ctx.options.edited_votes == "never":
+        return []
+    if ctx.book is not None and ctx.book.vote_decision(stood[0].post_id) is not None:
+        return []
+    skip = {id(p) for p in silent}
+    out: list[Vote] = []
+    last: str | None = None
+    for post, seen in vs:
+        if (post, seen) == stood or post is stood[0]:
+            break
+        if id(post) in skip or _version_time(post, seen) >= cutoff:
+            break
+        at = _vote_time(post, seen)
+        target, _ = _decide(ctx, _targets(ctx, post)[0])
+        if target is None:
+            continue
+        if _voter_reason(ctx, post.author, post, last_word_until, at) is not None:
+            continue
+        voter = _author(ctx, post, at)[0] or post.author
+        if target not in ctx.alive or (target == voter and not ctx.options.self_votes):
+            continue
+        final_word = _final_word(ctx, post)
+        if target == last:
+            if final_word and not out[-1].final:   # the word added by an edit: final from it
+                out.append(Vote(voter=voter, target=target, at=at, post_id=post.post_id,
+                                final=True))
+            continue
+        out.append(Vote(voter=voter, target=target, at=at, post_id=post.post_id,
+                        final=final_word))
+        last = target
+    return out
 
 
 def _vote_since(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], stood: tuple[Post, datetime],

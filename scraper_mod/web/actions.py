@@ -85,7 +85,7 @@ def _page_day(ctx: GameContext, day: int) -> str:
 def run_move(ctx: GameContext, form: Mapping[str, str], lang: str) -> list[str]:
     """``day move``: the same service, its result in the page's words."""
     moved = move_deadline(ctx, int_field(form, "day"), (form.get("time") or "").strip(),
-                          name="time")
+                          name="time", force=(form.get("force") or "") in ("1", "on", "true"))
     fmt = Formatter(lang, ctx.game.timezone)
     lines = [word("moved_back" if moved.back_to_schedule else "moved_line", lang,
                   day=moved.day, before=_when(fmt, moved.before), after=_when(fmt, moved.after)),

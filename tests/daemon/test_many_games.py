@@ -317,7 +317,7 @@ def test_a_deadline_moved_from_another_process_is_taken_within_30_s(boards, tmp_
     moved_at = msk(12, 14, 7)                # day 1 runs Monday 21:00 to Tuesday 20:00
 
     def move() -> None:
-        assert main(["day", "move", str(root / "alpha"), "1", "2024-03-12T15:00"]) == 0
+        assert main(["day", "move", str(root / "alpha"), "1", "2024-03-12T15:00", "--force"]) == 0
     clock.schedule(moved_at, move)
     # the lane on a thread and a clock of its own, as in 'run FOLDER' (the board's clock)
     host = Host(root, clock=ScriptedClock(clock.now()), lane_clock=lambda key: clock,

@@ -134,7 +134,7 @@ def test_status_and_day_commands_on_a_live_game(world, capsys, monkeypatch):
 
     # day move: the days after follow on from the moved deadline, weekend included (R1.3,
     # R1.4): day 1 ends at 19:00 instead, day 2 still starts at 21:00
-    assert main(["day", "move", str(folder), "1", "2024-03-14T19:00"]) == 0
+    assert main(["day", "move", str(folder), "1", "2024-03-14T19:00", "--force"]) == 0
     out = capsys.readouterr().out
     assert "day 1: deadline Thu 2024-03-14 20:00:00 MSK -> Thu 2024-03-14 19:00:00 MSK" in out
     assert ("day 2 now runs from Thu 2024-03-14 21:00:00 MSK to Fri 2024-03-15 20:00:00 MSK"
@@ -146,7 +146,7 @@ def test_status_and_day_commands_on_a_live_game(world, capsys, monkeypatch):
     ctx.close()
     assert main(["day", "move", str(folder), "1", "2024-03-12T20:00"]) == 1
     assert "not after the day's start" in capsys.readouterr().err
-    assert main(["day", "move", str(folder), "1", "default"]) == 0
+    assert main(["day", "move", str(folder), "1", "default", "--force"]) == 0
     capsys.readouterr()
 
     # day open: a bad URL is one clear line; a good one is stored for the daemon
@@ -167,7 +167,8 @@ def test_status_and_day_commands_on_a_live_game(world, capsys, monkeypatch):
 
 def test_the_next_day_is_found_in_the_forum_by_its_title(world):
     """open_next_day: the newest topic of [forum] forum whose title matches title_pattern for
-    that day («День 2», not «День 12»), never a topic already used by another day."""
+    that day («День 2», not «День 12»), never a topic already used by another day; since
+    issue 40 (R12.5) only one the host's account opened at or after the day's start."""
     clock, board, t, folder = world
     from scraper_mod.daemon.work import open_next_day
     text = (folder / "game.toml").read_text(encoding="utf-8")
@@ -179,8 +180,18 @@ def test_the_next_day_is_found_in_the_forum_by_its_title(world):
         t12 = board.add_topic("Живая проверка — День 12")
         board.add_post("Ведущий", 50, "x", clock.now(), topic=t12)
         assert open_next_day(ctx, 2) is None
+        # R12.5 (issue 40 item 4): a player's topic, or the host's before the day's start
+        # (Wed 14 21:00), is not the day's
+        mine = board.add_topic("Живая проверка — День 2")
+        board.add_post("Вася", 301, "День 2 — кто мафия?", msk(14, 21, 1), topic=mine)
+        early = board.add_topic("Живая проверка — День 2 (черновик)")
+        board.add_post("Ведущий", 50, "x", clock.now(), topic=early)
+        assert open_next_day(ctx, 2) is None
         t2 = board.add_topic("Живая проверка — день 2: голосование")
-        board.add_post("Ведущий", 50, "День 2.", clock.now(), topic=t2)
+        board.add_post("Ведущий", 50, "День 2.", msk(14, 21, 0), topic=t2)
+        # the host's other game on the same forum, opened later: its title is not this game's
+        other = board.add_topic("Живая проверка 2 — День 2")
+        board.add_post("Ведущий", 50, "День 2 другой игры.", msk(14, 21, 2), topic=other)
         assert open_next_day(ctx, 2) == f"{board.url}viewtopic.php?t={t2}"
         assert ctx.topic_for_day(2) == f"{board.url}viewtopic.php?t={t2}"
         assert ctx.store.events("day_opened")[-1][2]["how"] == "forum"

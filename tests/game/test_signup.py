@@ -295,3 +295,27 @@ def test_signup_settings_are_read_with_game_time_for_a_close_without_offset(tmp_
     assert g.reserve == ("Pilot",) and g.signup.late_to_reserve
     assert g.signup.close.isoformat() == "2026-12-09T20:00:00+03:00"
     assert g.signup.marks.read("Беру") == "join" and g.signup.marks.read("+") is None
+
+
+# -- issue 40, item 11 (docs/security.md "Attacks by players") -------------------------------
+
+def test_a_standing_plus_survives_an_earlier_plus_edited_away():
+    """A's first «+» (place 1) is edited away; his second «+» still stands: he stays in,
+    from the second one's time (before: he vanished from the list)."""
+    got = count_signups([s(1, "A", "+", 0), s(2, "B", "+", 1), s(3, "A", "+", 2),
+                         s(1, "A", "уже не актуально", 3)], 5)
+    assert got.players == ("B", "A") and [n.post for n in got.ignored] == [1]
+
+
+@pytest.mark.parametrize("text", ["+ если ещё можно", "Простите, не смогу", "Записываюсь снова",
+                                  "- сорян, занят"])
+def test_a_post_like_a_mark_is_listed_for_the_host(text):
+    got = count_signups([s(1, "A", "+", 0), s(2, "B", text, 1)], 5)
+    assert got.players == ("A",) and got.withdrawn == ()
+    assert [n.post for n in got.unclear] == [2] and "B:" in got.unclear[0].why
+    assert got.to_json()["unclear"][0]["post"] == 2
+
+
+@pytest.mark.parametrize("text", ["Удачи всем!", "ёжик +", "я за", "+", "не смогу"])
+def test_plain_posts_and_marks_are_not_listed_as_unclear(text):
+    assert count_signups([s(1, "A", text, 0)], 5).unclear == ()

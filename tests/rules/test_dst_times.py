@@ -65,7 +65,7 @@ def test_day_move_refuses_a_skipped_time_and_asks_for_the_offset_of_a_doubled_on
     assert code == 1 and out == "" and err.count("\n") == 1
     assert err.startswith("error: TIME: 2025-03-30T02:30 does not exist in Europe/Berlin")
     assert "e.g. 2025-03-30T03:30" in err
-    code, out, err = run(capsys, "day", "move", game, "5", "2025-03-30T03:30")
+    code, out, err = run(capsys, "day", "move", game, "5", "2025-03-30T03:30", "--force")
     assert code == 0 and "-> Sun 2025-03-30 03:30:00 CEST" in out, err
     game = berlin(tmp_path, "2025-10-20")
     code, out, err = run(capsys, "day", "move", game, "5", "2025-10-26T02:30")
@@ -74,7 +74,7 @@ def test_day_move_refuses_a_skipped_time_and_asks_for_the_offset_of_a_doubled_on
     assert "2025-10-26T02:30+02:00 (the first time) or 2025-10-26T02:30+01:00" in err
     with Store(game / "state.sqlite3") as s:                           # nothing moved
         assert not s.get("moved_deadlines")
-    code, out, err = run(capsys, "day", "move", game, "5", "2025-10-26T02:30+01:00")
+    code, out, err = run(capsys, "day", "move", game, "5", "2025-10-26T02:30+01:00", "--force")
     assert code == 0 and "-> Sun 2025-10-26 02:30:00 CET" in out, err
 
 

@@ -274,7 +274,12 @@ def test_r2_7_edit_time_is_the_vote_time(boards):
         ("fetch", "20:30:00")])
     votes, _, notes = extract_votes(versions, players=PLAYERS, alive=NICKS, host="admin",
                                     deadline=DEADLINE)
-    assert [(v.target, v.at) for v in votes] == [("Алексей", t("17:05:00"))]
+    # every version that held a vote is a vote at its own time (R2.7, R2.13): the first
+    # version's vote, then the edit's; the count takes the latest
+    assert [(v.target, v.at) for v in votes] == [("Вася", t("16:51:37")),
+                                                 ("Алексей", t("17:05:00"))]
+    tally = count_votes(votes, alive=NICKS)
+    assert [(v.target, v.at) for v in tally.votes] == [("Алексей", t("17:05:00"))]
     (edit,) = notes.edits
     assert (edit.before, edit.after, edit.counted, edit.seen_before) == (
         ("Вася",), ("Алексей",), True, True)

@@ -148,7 +148,8 @@ class MybbruBoard:
     def edit(self, post_id: int, text: str, *, reason: str = "") -> Posted:
         raise read_only_refusal("the edit", "правку", self.post_url(post_id))
 
-    def send_pm(self, nick: str, subject: str, text: str) -> Posted:
+    def send_pm(self, nick: str, subject: str, text: str, *,
+                member_id: int | None = None) -> Posted:
         raise read_only_refusal(f"the PM to {nick}", f"личное сообщение для {nick}", self.root)
 
     def lock(self, topic_id: int) -> None:

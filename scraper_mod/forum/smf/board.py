@@ -31,7 +31,7 @@ from urllib.parse import urljoin
 
 from scraper_mod.forum.html import MOSCOW, _norm, _tc, parse_html
 from scraper_mod.forum.pms import PmRowProblem, PmSummary, PrivateMessage
-from scraper_mod.forum.posting import Posted, PostRefused, read_form, same_text
+from scraper_mod.forum.posting import Posted, PostRefused, read_form, same_subject, same_text
 
 from ...errors import FetchError, ForumError, LoginRequiredError, TopicNotFoundError
 from ..client import PASSWORD_ENV, FetchResult, ForumClient
@@ -224,6 +224,7 @@ class SmfBoard:
                                      url=self.url("action=login"),
                                      hint=f"set [forum] username and the {PASSWORD_ENV} "
                                           "environment variable")
+        self.client.raise_if_refused()
         for _ in range(self.tries):
             page = self._page(self.url("action=login"))
             form = read_form(page, "frmLogin")
@@ -241,9 +242,10 @@ class SmfBoard:
                 return
             text = _message(answer.body)
             if not self._flood(text):
-                raise LoginRequiredError(f"SMF refused the login as {self.client.username!r}: "
-                                         f"{text or 'no reason shown'}", url=form.action,
-                                         hint=f"check [forum] username and {PASSWORD_ENV}")
+                raise self.client.refused(LoginRequiredError(
+                    f"SMF refused the login as {self.client.username!r}: "
+                    f"{text or 'no reason shown'}", url=form.action,
+                    hint=f"check [forum] username and {PASSWORD_ENV}"))
         raise LoginRequiredError("SMF's flood limit kept refusing the login",
                                  url=self.url("action=login"))
 
@@ -387,16 +389,23 @@ class SmfBoard:
                               url=answer.url, hint="look at the post; run publish again")
         return Posted(post_id, self.url(f"msg={post_id}"))
 
-    def send_pm(self, nick: str, subject: str, text: str) -> Posted:
+    def send_pm(self, nick: str, subject: str, text: str, *,
+                member_id: int | None = None) -> Posted:
+        """A PM to ``nick``; with ``member_id``, to that member whatever his display name
+        (R12.5: a display name can be changed, a member id cannot). A PM the sent folder does
+        not show is ``unconfirmed`` (never sent blind again, R12.2)."""
         before = {mid for mid, _, _ in self.sent_pms()}
-        self._submit("action=pm;sa=send", {"to": f'"{nick}"', "subject": subject,
-                                            "message": text}, f"a PM to {nick!r}")
+        fields = ({"recipient_to[]": str(int(member_id)), "to": ""} if member_id is not None
+                  else {"to": f'"{nick}"'})
+        self._submit("action=pm;sa=send", {**fields, "subject": subject, "message": text},
+                     f"a PM to {nick!r}")
         new = [mid for mid, to, subj in self.sent_pms()
-               if mid not in before and subj == subject and nick.casefold() in to.casefold()]
+               if mid not in before and same_subject(subj, subject)
+               and (member_id is not None or nick.casefold() in to.casefold())]
         if not new:
-            raise PostRefused("unknown", f"the PM to {nick!r} is not in the sent folder",
+            raise PostRefused("unconfirmed", f"the PM to {nick!r} is not in the sent folder",
                               url=self.url("action=pm;f=sent"),
-                              hint="look in the sent PMs; run publish again")
+                              hint="look in the sent PMs: it is not sent again by itself")
         return Posted(max(new), self.url(f"action=pm;f=sent#msg{max(new)}"))
 
     def sent_pms(self) -> list[tuple[int, str, str]]:
@@ -461,7 +470,8 @@ class SmfBoard:
                                        board_tz=self.board_tz),
                          key=lambda m: m.msg_id, reverse=True):
             row = rows.get(pm.msg_id)
-            if row is None or row.subject != subject or want not in row.author.casefold():
+            if row is None or not same_subject(row.subject, subject) or \
+                    want not in row.author.casefold():
                 continue
             if same_text(text, pm.text):
                 return pm.msg_id
