@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, tzinfo
-from typing import Callable, Literal, Protocol, runtime_checkable
+from typing import Callable, Iterable, Literal, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 from scraper_mod.forum.html import MOSCOW
 from scraper_mod.forum.phpbb.board import PhpbbBoard, phpbb_topic_key
+from scraper_mod.forum.phpbb.links import post_link, topic_root
 from scraper_mod.forum.phpbb.pm import parse_pm_view
 from scraper_mod.forum.phpbb.writer import forum_id_of as phpbb_forum_id
 from scraper_mod.forum.phpbb.writer import topic_id_of as phpbb_topic_id
@@ -37,7 +38,9 @@ Engine = Literal["phpbb", "smf"]
 ENGINES: tuple[Engine, ...] = ("phpbb", "smf")
 
 __all__ = ["Board", "Engine", "ENGINES", "detect_engine", "engine_of", "open_board",
-           "engine_of_url", "board_for_url", "topic_key", "topic_id_of", "forum_id_of"]
+           "engine_of_url", "engine_named", "board_for_url", "topic_key", "topic_id_of",
+           "topic_post_url",
+           "forum_id_of"]
 
 
 @runtime_checkable
@@ -206,10 +209,29 @@ def engine_of_url(url: str) -> Engine | None:
     return None
 
 
+def engine_named(configured: str | None, urls: Iterable[str | None]) -> Engine | None:
+    """The engine a game names without asking its board: ``[forum] engine`` when it is one,
+    else the first of ``urls`` whose shape names one (a topic's or a forum's address); None
+    when none does (then only the board's front page can tell, ``engine_of``)."""
+    if configured in ENGINES:
+        return configured
+    for url in urls:
+        found = engine_of_url(url) if url else None
+        if found is not None:
+            return found
+    return None
+
+
 def topic_key(url: str) -> str:
     """The store's name of a topic from any address of its pages (``Board.topic_key`` of
     the engine the address names; an address of neither shape is phpBB's error line)."""
     return smf_topic_key(url) if engine_of_url(url) == "smf" else phpbb_topic_key(url)
+
+
+def topic_post_url(topic: str, post_id: int) -> str:
+    """A post's permanent link on the board of the topic at ``topic`` (the engine its
+    address names), for what has a topic's address and no ``Board``."""
+    return post_link(topic_root(topic), post_id)
 
 
 def topic_id_of(url: str) -> int | None:

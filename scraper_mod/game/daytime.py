@@ -35,8 +35,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from scraper_mod.forum.phpbb.links import post_link
-
 from ..errors import MailboxError, ScraperModError
 from ..forum.model import Post
 from ..forum.poller import canonical_topic_url, stored_posts
@@ -49,7 +47,7 @@ from .intake import day_moves, state_before_day
 from .nightmoves import awaiting_moves
 from .publish import AUTO_RETRY_SECONDS, Item, Outcome, game_id, publish_items
 from .smtp import send_mail
-from .tally import board_root, tally_day
+from .tally import tally_day
 from .wording import Formatter
 
 log = logging.getLogger(__name__)
@@ -254,8 +252,7 @@ def _count(ctx: GameContext, day: int, *, key: str | None, at: datetime) -> list
         waiting = pending_requests(ctx, day)        # as the read left them
         if key is None and not waiting:
             return out
-        board = board_root(ctx, ctx.topic_for_day(day))
-        requests = [{"nick": a, "url": post_link(board, pid) if board else ""}
+        requests = [{"nick": a, "url": t.link(pid) or ""}
                     for pid, a in waiting]
         zone = _zone(ctx, at)
         hm = at.astimezone(ctx.game.timezone).strftime("%H:%M")
@@ -438,7 +435,6 @@ def alert_new_problems(ctx: GameContext, day: int) -> None:
     new: list[str] = []
     if ctx.topic_for_day(day) and deadline - timedelta(hours=1) <= now < deadline:
         t = tally_day(ctx, day)
-        board = board_root(ctx, ctx.topic_for_day(day))
         for r in t.rejected:
             if r.reason not in ("ambiguous_name", "not_a_player", "two_players"):
                 continue
@@ -447,7 +443,7 @@ def alert_new_problems(ctx: GameContext, day: int) -> None:
             new.append(f"post/{r.post_id}")
             alert(ctx, "vote", f"day {day}: post {r.post_id} by {r.author}: "
                   f"{r.reason.replace('_', ' ')}: {r.text[:80]!r}",
-                  link=post_link(board, r.post_id) if board else None, day=day)
+                  link=t.link(r.post_id), day=day)
     own = {x.casefold() for x in (ctx.game.host, ctx.game.forum.username,
                                   ctx.game.publish.alert_to) if x}
     for m in day_moves(ctx, day):
