@@ -39,8 +39,8 @@ ENGINES: tuple[Engine, ...] = ("phpbb", "smf")
 
 __all__ = ["Board", "Engine", "ENGINES", "detect_engine", "engine_of", "open_board",
            "engine_of_url", "engine_named", "board_for_url", "topic_key", "topic_id_of",
-           "topic_post_url",
-           "forum_id_of"]
+           "topic_post_url", "topic_url_problem", "web_address_problem", "TOPIC_URL_EXAMPLE",
+           "TOPIC_URL_SHAPE", "POST_LIMIT_HINT", "forum_id_of"]
 
 
 @runtime_checkable
@@ -232,6 +232,51 @@ def topic_post_url(topic: str, post_id: int) -> str:
     """A post's permanent link on the board of the topic at ``topic`` (the engine its
     address names), for what has a topic's address and no ``Board``."""
     return post_link(topic_root(topic), post_id)
+
+
+# the hint for ``[forum] max_post_chars``: where the board keeps its own limit
+POST_LIMIT_HINT = ("the board's own limit: phpBB's ACP, Posting settings, «Maximum characters "
+                   "per post» (60000 by default)")
+
+# what the host is shown as an example of a topic's address (phpBB's, the first engine)
+TOPIC_URL_EXAMPLE = "https://forum.example.org/viewtopic.php?t=123"
+TOPIC_URL_SHAPE = "viewtopic.php?t=…"
+
+_NOT_WEB = {"en": ("not a forum address: {url!r}",
+                   "give the topic's full URL, e.g. " + TOPIC_URL_EXAMPLE),
+            "ru": ("это не адрес на форуме: {url!r}",
+                   "нужен полный адрес темы, например " + TOPIC_URL_EXAMPLE)}
+_NOT_TOPIC = {"en": ("not a phpBB topic address: {url!r}",
+                     "copy the topic's link: .../viewtopic.php?t=123 (or ?f=2&t=123; "
+                     "SMF: .../index.php?topic=123.0)"),
+              "ru": ("это не адрес темы phpBB: {url!r}",
+                     "скопируйте ссылку на тему: .../viewtopic.php?t=123 или ?f=2&t=123; "
+                     "SMF: .../index.php?topic=123.0")}
+
+
+def web_address_problem(url: str, lang: str = "en") -> tuple[str, str] | None:
+    """(the problem, the hint) in ``lang`` ("ru" or English) when ``url`` is not an http(s)
+    address with a host; None when it is one."""
+    parts = urlsplit(url.strip())
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return None
+    msg, hint = _NOT_WEB["ru" if lang == "ru" else "en"]
+    return msg.format(url=url), hint
+
+
+def topic_url_problem(url: str, lang: str = "en") -> tuple[str, str] | None:
+    """(the problem, the hint) in ``lang`` ("ru" or English) when ``url`` is not the address
+    of a topic of an engine scraper-mod reads (phpBB's ``…/viewtopic.php?t=123``, SMF's
+    ``…/index.php?topic=123.0``); None when it is one."""
+    problem = web_address_problem(url, lang)
+    if problem is not None:
+        return problem
+    url = url.strip()
+    if (smf_topic_id(url) is not None if engine_of_url(url) == "smf"
+            else phpbb_topic_id(url) is not None):
+        return None
+    msg, hint = _NOT_TOPIC["ru" if lang == "ru" else "en"]
+    return msg.format(url=url), hint
 
 
 def topic_id_of(url: str) -> int | None:

@@ -16,12 +16,18 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any, NoReturn
-from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import ConfigError, RulesError
 from ..forum.client import MAX_PAGE_SIZE, PAGE_TIME_LIMIT, REQUEST_TIME_LIMIT
-from ..forum.engine import engine_of_url, topic_id_of
+from ..forum.engine import (
+    ENGINES,
+    POST_LIMIT_HINT,
+    TOPIC_URL_EXAMPLE,
+    topic_url_problem,
+    web_address_problem,
+)
+from ..forum.gameboard import OLD_PM_SOURCE
 from ..moves.capped import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE
 from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
@@ -215,19 +221,15 @@ def _read_capped(path: Path) -> bytes:
 
 
 def _check_url(r: "_Reader", key: str, url: str, *, topic: bool = False) -> None:
-    """An http(s) address with a host; for a day's topic, phpBB's ``viewtopic.php?t=N`` or
-    SMF's ``index.php?topic=N.0``."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    """An http(s) address with a host; for a day's topic, the address of a topic on an
+    engine scraper-mod reads (``forum.engine.topic_url_problem``)."""
+    if web_address_problem(url) is not None:
         r.fail(key, f"not a web address: {url!r}",
-               hint="give the full URL, e.g. https://forum.example.org/"
-                    + ("viewtopic.php?t=123" if topic else ""))
-    if topic and not (engine_of_url(url.strip()) == "smf" and topic_id_of(url.strip())) and (
-            not parts.path.endswith("viewtopic.php")
-            or not "".join(parse_qs(parts.query).get("t", [])).isdigit()):
-        r.fail(key, f"not a phpBB topic address: {url!r}",
-               hint="copy the topic's link from the board: .../viewtopic.php?t=123 "
-                    "(SMF: .../index.php?topic=123.0)")
+               hint="give the full URL, e.g. "
+                    + (TOPIC_URL_EXAMPLE if topic else "https://forum.example.org/"))
+    problem = topic_url_problem(url) if topic else None
+    if problem is not None:
+        r.fail(key, problem[0], hint=problem[1])
 
 
 class _Reader:
@@ -536,8 +538,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
     for key in ("url", "forum"):
         if getattr(forum, key) is not None:
             _check_url(r, f"forum.{key}", getattr(forum, key))
-    if forum.engine not in (None, "phpbb", "smf"):
-        r.fail("forum.engine", f"must be phpbb or smf, not {forum.engine!r}",
+    if forum.engine is not None and forum.engine not in ENGINES:
+        r.fail("forum.engine", f"must be {' or '.join(ENGINES)}, not {forum.engine!r}",
                hint="leave it out to let scraper-mod tell it from the board's front page")
     for key in ("min_delay", "full_scan_delay"):
         if not 0 <= getattr(forum, key) < math.inf:  # nan and inf are TOML floats too
@@ -550,8 +552,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
     if forum.max_post_chars and not MIN_POST_CHARS <= forum.max_post_chars <= 10_000_000:
         r.fail("forum.max_post_chars", f"must be 0 (no limit) or from {MIN_POST_CHARS} to "
                f"10000000 characters, not {forum.max_post_chars!r}",
-               hint="the board's own limit: phpBB's ACP, Posting settings, «Maximum "
-                    "characters per post» (60000 by default)")
+               hint=POST_LIMIT_HINT)
     _check_limits(r, forum, "forum.", sizes=("max_page_size",),
                   seconds=("request_time_limit", "page_time_limit"))
     try:
@@ -560,7 +561,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
         r.fail("forum.title_pattern", f"not a valid regular expression: {e}")
 
     moves = _typed_table(r, MovesConfig, r.table(data, "moves"), "moves.")
-    if moves.source not in (None, "maildir", "imap", "queue", "forum_pm", "phpbb_pm"):
+    if moves.source not in (None, "maildir", "imap", "queue", "forum_pm", OLD_PM_SOURCE):
         r.fail("moves.source", f"must be maildir, imap, queue or forum_pm, not {moves.source!r}")
     if moves.smtp_security not in ("ssl", "starttls", "none"):
         r.fail("moves.smtp_security", "must be ssl, starttls or none")
