@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, tzinfo
+from pathlib import Path
 from typing import Callable, Iterable, Literal, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 from scraper_mod.forum.html import MOSCOW
 from scraper_mod.forum.phpbb.board import PhpbbBoard, phpbb_topic_key
 from scraper_mod.forum.phpbb.links import post_link, topic_root
+from scraper_mod.forum.phpbb.parse import parse_topic_file
 from scraper_mod.forum.phpbb.pm import parse_pm_view
 from scraper_mod.forum.phpbb.writer import forum_id_of as phpbb_forum_id
 from scraper_mod.forum.phpbb.writer import topic_id_of as phpbb_topic_id
@@ -40,7 +42,8 @@ ENGINES: tuple[Engine, ...] = ("phpbb", "smf")
 __all__ = ["Board", "Engine", "ENGINES", "detect_engine", "engine_of", "open_board",
            "engine_of_url", "engine_named", "board_for_url", "topic_key", "topic_id_of",
            "topic_post_url", "topic_url_problem", "web_address_problem", "TOPIC_URL_EXAMPLE",
-           "TOPIC_URL_SHAPE", "POST_LIMIT_HINT", "forum_id_of"]
+           "TOPIC_URL_SHAPE", "POST_LIMIT_HINT", "forum_id_of", "post_id_shape",
+           "pm_source_name", "client_for_topic", "parse_saved_topic"]
 
 
 @runtime_checkable
@@ -242,6 +245,13 @@ POST_LIMIT_HINT = ("the board's own limit: phpBB's ACP, Posting settings, «Maxi
 TOPIC_URL_EXAMPLE = "https://forum.example.org/viewtopic.php?t=123"
 TOPIC_URL_SHAPE = "viewtopic.php?t=…"
 
+
+
+def post_id_shape(lang: str = "en") -> str:
+    """Where the host reads a post's number, for a hint: ``viewtopic.php?p=ID``."""
+    return "viewtopic.php?p=НОМЕР" if lang == "ru" else "viewtopic.php?p=ID"
+
+
 _NOT_WEB = {"en": ("not a forum address: {url!r}",
                    "give the topic's full URL, e.g. " + TOPIC_URL_EXAMPLE),
             "ru": ("это не адрес на форуме: {url!r}",
@@ -289,6 +299,11 @@ def forum_id_of(url: str) -> int | None:
     return smf_board_id(url) if engine_of_url(url) == "smf" else phpbb_forum_id(url)
 
 
+def pm_source_name(engine: str, base_url: str) -> str:
+    """The name of the forum-PM move source of a board: ``<engine>_pm:<board's address>``."""
+    return f"{engine}_pm:{base_url.rstrip('/')}"
+
+
 def pm_engine_of(source: str) -> Engine | None:
     """The engine of a forum-PM move source's name (``phpbb_pm:…``, ``smf_pm:…``)."""
     return next((e for e in ENGINES if source.startswith(f"{e}_pm:")), None)
@@ -303,6 +318,21 @@ def parse_stored_pm(source: str, body: bytes, *, key: str, received_at: datetime
         return parse_smf_pm(body, msg_id=int(tail) if tail.isdigit() else 0, url=key,
                             fetched_at=received_at, board_tz=board_tz)
     return parse_pm_view(body, url=key, fetched_at=received_at, board_tz=board_tz)
+
+
+def client_for_topic(url: str, *, username: str | None = None, min_delay: float = 1.0
+                     ) -> ForumClient:
+    """A client for the board of the topic at ``url`` (its root, by the engine its address
+    names), for reading one topic without a game."""
+    root = topic_root(url)
+    return ForumClient(base_url=root.removesuffix("index.php?") if root else url,
+                       username=username, min_delay=min_delay)
+
+
+def parse_saved_topic(path: str | Path, *, fetched_at: datetime | None = None,
+                      board_tz: tzinfo | None = None) -> TopicPage:
+    """A topic page saved from the board (``scraper-mod posts FILE``), parsed."""
+    return parse_topic_file(path, fetched_at=fetched_at, board_tz=board_tz)
 
 
 def board_for_url(client: ForumClient, url: str, *, board_tz: tzinfo = MOSCOW,

@@ -18,7 +18,8 @@ from .context import GameContext
 if TYPE_CHECKING:
     import requests
 
-__all__ = ["client_for_game", "game_board", "game_client", "game_engine", "make_client"]
+__all__ = ["client_for_game", "game_board", "game_client", "game_engine", "make_client",
+           "open_board"]
 
 
 def client_for_game(game: Game, clock: Clock | None = None, *, topic_url: str | None = None,

@@ -40,7 +40,6 @@ from ..rules.moves import REASONS, MoveRequest, identify, judge_moves, orders_fr
 from ..rules.night import NightOrders
 from ..rules.state import GameState, stored_state_json, with_named_duty
 from ..store import StoredMessage
-from .connect import game_client
 from .context import GameContext
 from .movesource import source_for
 from .slotbook import load_book, resolve_view, slot_users
@@ -327,7 +326,7 @@ def day_orders(ctx: GameContext, day: int, *, as_of: datetime | None = None,
 def poll_moves(ctx: GameContext, *, source: MoveSource | None = None,
                send: bool = True) -> IntakeReport:
     """Fetch new messages into the store, judge each, write (and send) its answer."""
-    source = source or source_for(ctx.game, client_factory=lambda: game_client(ctx))
+    source = source or source_for(ctx.game, board_factory=lambda: ctx.board)
     now = ctx.now()
     try:
         fetch = source.fetch_new(ctx.store, now=now)

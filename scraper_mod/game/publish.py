@@ -33,6 +33,7 @@ from ..posts.limits import part_number
 from ..rules.deal import safe_filename
 from .connect import game_board
 from .context import GameContext
+from .movesource import FORUM_PM
 from .publock import publishing
 from .slotbook import slot_users
 
@@ -155,7 +156,7 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
             items.append(Item(day, "pm", nick, nick, f.read_text(encoding="utf-8"),
                               subject=f"{g.title}: день {day}" if g.language == "ru" else
                               f"{g.title}: day {day}", source=str(f)))
-    if pub.private_messages and g.moves.source in ("forum_pm", "phpbb_pm"):
+    if pub.private_messages and g.moves.source in FORUM_PM:
         items += _move_answers(ctx, day)
     if pub.lock_day_topic and ctx.topic_for_day(day):
         items.append(Item(day, "lock", f"day-{day}", cast(str, ctx.topic_for_day(day)), ""))
