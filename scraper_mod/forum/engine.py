@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 from scraper_mod.forum.html import MOSCOW
 from scraper_mod.forum.phpbb.board import PhpbbBoard, phpbb_topic_key
+from scraper_mod.forum.phpbb.links import PAGE_LINKS as PHPBB_PAGE_LINKS
 from scraper_mod.forum.phpbb.links import post_link, topic_root
 from scraper_mod.forum.phpbb.parse import parse_topic_file
 from scraper_mod.forum.phpbb.pm import parse_pm_view
@@ -33,6 +34,7 @@ from .client import FetchResult, ForumClient
 from .feed import FeedEntry
 from .model import TopicPage
 from .smf.board import SmfBoard
+from .smf.links import PAGE_LINKS as SMF_PAGE_LINKS
 from .smf.links import is_smf_url, smf_board_id, smf_topic_id, smf_topic_key
 from .smf.parse import parse_smf_pm
 
@@ -43,7 +45,8 @@ __all__ = ["Board", "Engine", "ENGINES", "detect_engine", "engine_of", "open_boa
            "engine_of_url", "engine_named", "board_for_url", "topic_key", "topic_id_of",
            "topic_post_url", "topic_url_problem", "web_address_problem", "TOPIC_URL_EXAMPLE",
            "TOPIC_URL_SHAPE", "POST_LIMIT_HINT", "forum_id_of", "post_id_shape",
-           "pm_source_name", "client_for_topic", "parse_saved_topic"]
+           "pm_source_name", "client_for_topic", "parse_saved_topic",
+           "quote_links"]
 
 
 @runtime_checkable
@@ -318,6 +321,12 @@ def parse_stored_pm(source: str, body: bytes, *, key: str, received_at: datetime
         return parse_smf_pm(body, msg_id=int(tail) if tail.isdigit() else 0, url=key,
                             fetched_at=received_at, board_tz=board_tz)
     return parse_pm_view(body, url=key, fetched_at=received_at, board_tz=board_tz)
+
+
+def quote_links(engine: str | None) -> dict[str, str]:
+    """The board's own addresses inside a rendered post on ``engine`` (posts/bbcode.py's
+    ``links``); the preview shows phpBB's page when the engine is not known."""
+    return dict(SMF_PAGE_LINKS if engine == "smf" else PHPBB_PAGE_LINKS)
 
 
 def client_for_topic(url: str, *, username: str | None = None, min_delay: float = 1.0

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError, StorageError
 from ..forum.client import ForumClient
-from ..forum.engine import Board, board_for_url, open_board
+from ..forum.engine import Board, board_for_url, engine_named, open_board, quote_links
 from ..forum.gameboard import client_for, engine_for
 from ..rules.calendar import Calendar
 from ..rules.deal import effective_duty, effective_players, effective_random_list
@@ -88,6 +88,13 @@ class GameContext:
                                 addresses=self.board_addresses(*hints))
             self._board = open_board(client, engine, board_tz=self.game.timezone)
         return self._board
+
+    def quote_links(self) -> dict[str, str]:
+        """The board's own addresses inside a rendered post (posts/bbcode.py's ``links``),
+        for the engine the game names (no request)."""
+        if self._board is not None:
+            return quote_links(self._board.engine)
+        return quote_links(engine_named(self.game.forum.engine, self.board_addresses()))
 
     def post_links(self, topic: str | None = None) -> Callable[[int], str] | None:
         """A post's permanent link on the game's board (its ``Board.post_url``): the board

@@ -255,7 +255,7 @@ def resolve_day_files(ctx: GameContext, day: int | None = None, *, force: bool =
     out_dir = ctx.game.out_dir
     final = out_dir / f"day-{day}"
     if preview or (final / "preview").is_dir():
-        files.update(preview_files(files, lang=report.lang))
+        files.update(preview_files(files, lang=report.lang, links=ctx.quote_links()))
     write_day_files(out_dir, day, files)
     result = report.result
     data = {

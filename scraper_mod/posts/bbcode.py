@@ -29,7 +29,7 @@ import html
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable, Iterable, Union
+from typing import Callable, Iterable, Mapping, Union
 
 # phpBB 3.3.15's words that appear inside a rendered post (en, and the official ru pack as seen
 # on the real pages of fixtures/phpbb/phpbb-3.3.15)
@@ -263,13 +263,17 @@ def _utc_date(t: datetime) -> str:
 
 class BBCodeRenderer:
     """A post body's BBCode as the board shows it. ``custom`` names the board's own BBCodes to
-    render (``"spoiler"``, ``"table"``); ``user_ids`` links quoted authors to their profiles."""
+    render (``"spoiler"``, ``"table"``); ``user_ids`` links quoted authors to their profiles.
+    ``links``: the board's own addresses inside a post, as its engine's package gives them
+    (``forum.engine.quote_links``): ``"profile"``, ``"post"``, ``"pm"``, each a template of
+    ``{id}``, HTML-escaped; without them a quote links nothing."""
 
     def __init__(self, *, strings: dict[str, str],
                  format_date: Callable[[datetime], str] = _utc_date,
                  user_ids: dict[str, int] | None = None, custom: Iterable[str] = (),
-                 inline_scripts: bool = True) -> None:
+                 inline_scripts: bool = True, links: Mapping[str, str] | None = None) -> None:
         self.s = strings
+        self.links = dict(links or {})
         # phpBB's own onclick handlers; a page whose CSP forbids inline scripts (the host's
         # page) gets none, and its own script does their job (web/static/game.js)
         self.inline_scripts = inline_scripts
@@ -354,37 +358,45 @@ class BBCodeRenderer:
             return f'<blockquote class="uncited"><div>{body}</div></blockquote>'
         uid = attrs.get("user_id") or (str(self.user_ids[name]) if name in self.user_ids
                                        else None)
-        who = (f'<a href="./memberlist.php?mode=viewprofile&amp;u={uid}">{esc_text(name)}</a>'
-               if uid else esc_text(name))
+        profile = self._link("profile", uid)
+        who = f'<a href="{profile}">{esc_text(name)}</a>' if profile else esc_text(name)
         cite = f"{who} {self.s['wrote']}:"
         pid = attrs.get("post_id")
         link = ""
-        if pid and pid.isdigit():
-            link = (f' <a href="./viewtopic.php?p={pid}#p{pid}" aria-label="'
+        post = self._link("post", pid) if pid and pid.isdigit() else None
+        if post:
+            link = (f' <a href="{post}" aria-label="'
                     f'{self.s["view_quoted"]}" data-post-id="{pid}"'
                     + (' onclick="if(document.getElementById(hash.substr(1)))href=hash"'
                        if self.inline_scripts else "")
                     + '><i class="icon '
                     'fa-arrow-circle-up fa-fw" aria-hidden="true"></i></a>')
         mid = attrs.get("msg_id")
-        if not link and mid and mid.isdigit():   # a quoted private message
-            link = (f' <a href="./ucp.php?i=pm&amp;mode=view&amp;p={mid}" aria-label="'
+        pm = self._link("pm", mid) if mid and mid.isdigit() else None
+        if not link and pm:   # a quoted private message
+            link = (f' <a href="{pm}" aria-label="'
                     f'{self.s["view_quoted"]}" data-msg-id="{mid}"><i class="icon '
                     f'fa-arrow-circle-up fa-fw" aria-hidden="true"></i></a>')
         when = ""
         if attrs.get("time", "").isdigit():
             t = datetime.fromtimestamp(int(attrs["time"]), timezone.utc)
             when = f'<span class="responsive-hide">{self.format_date(t)}</span>'
-        open_ = (f'<blockquote cite="./viewtopic.php?p={pid}#p{pid}">' if pid
-                 else "<blockquote>")
+        cited = self._link("post", pid) if pid else None
+        open_ = f'<blockquote cite="{cited}">' if cited else "<blockquote>"
         return f"{open_}<div><cite>{cite}{link}{when}</cite>{body}</div></blockquote>"
+
+    def _link(self, kind: str, ident: str | None) -> str | None:
+        """The board's address of a quoted ``kind`` ("profile", "post", "pm") ``ident``."""
+        template = self.links.get(kind)
+        return template.format(id=esc(ident)) if template and ident else None
 
 
 def bbcode_to_html(text: str, *, lang: str = "ru", custom: Iterable[str] = ("table",),
-                   inline_scripts: bool = True) -> str:
+                   inline_scripts: bool = True, links: Mapping[str, str] | None = None) -> str:
     """The HTML a phpBB 3.3.15 board in ``lang`` shows for a post's BBCode ``text`` (the post
     body only). ``custom``: the board's own BBCodes (the preview assumes the table tags the
     newspaper writes only when the game says the board has them). ``inline_scripts=False``:
     without phpBB's onclick handlers, for a page whose CSP refuses them."""
     return BBCodeRenderer(strings=BBCODE_STRINGS.get(lang, BBCODE_STRINGS["en"]),
-                          custom=custom, inline_scripts=inline_scripts).render(text)
+                          custom=custom, inline_scripts=inline_scripts,
+                          links=links).render(text)

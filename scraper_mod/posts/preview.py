@@ -11,6 +11,7 @@ Pure: text in, text out.
 from __future__ import annotations
 
 import html
+from typing import Mapping
 
 from .bbcode import bbcode_to_html
 from .dayfolder import DEPRECATED_DAY_START
@@ -50,13 +51,16 @@ a.postlink {{ color: #368ad2; border-bottom: 1px solid #368ad2; text-decoration:
 """
 
 
-def preview_page(text: str, *, title: str, lang: str = "ru") -> str:
-    """A whole HTML page showing one post as the board would."""
+def preview_page(text: str, *, title: str, lang: str = "ru",
+                 links: Mapping[str, str] | None = None) -> str:
+    """A whole HTML page showing one post as the board would (``links``: the board's own
+    addresses, ``bbcode_to_html``'s)."""
     return _PAGE.format(lang=html.escape(lang), title=html.escape(title),
-                        body=bbcode_to_html(text, lang=lang))
+                        body=bbcode_to_html(text, lang=lang, links=links))
 
 
-def preview_files(files: dict[str, str], *, lang: str = "ru") -> dict[str, str]:
+def preview_files(files: dict[str, str], *, lang: str = "ru",
+                  links: Mapping[str, str] | None = None) -> dict[str, str]:
     """``preview/<name>.html`` for each post of a day's files (BBCode posts and the private
     messages, which phpBB shows the same way; the host report as plain text)."""
     out: dict[str, str] = {}
@@ -68,7 +72,7 @@ def preview_files(files: dict[str, str], *, lang: str = "ru") -> dict[str, str]:
             body = "[code]" + text.replace("[/code]", "[/co\u200bde]") + "[/code]"
         else:
             body = text
-        out[f"preview/{name}.html"] = preview_page(body, title=rel, lang=lang)
+        out[f"preview/{name}.html"] = preview_page(body, title=rel, lang=lang, links=links)
     links = "".join(f'<li><a href="{html.escape(k[len("preview/"):])}">'
                     f'{html.escape(k[len("preview/"):-len(".html")])}</a></li>\n'
                     for k in sorted(out))

@@ -252,7 +252,8 @@ def day_posts(ctx: GameContext, day: int | None, lang: str) -> list[tuple[str, s
             text = path.read_text(encoding="utf-8")
         except OSError:
             continue
-        out.append((word(key, lang), bbcode_to_html(text, lang=lang, inline_scripts=False)))
+        out.append((word(key, lang), bbcode_to_html(text, lang=lang, inline_scripts=False,
+                                                    links=ctx.quote_links())))
     return out
 
 
