@@ -73,10 +73,10 @@ def preview_files(files: dict[str, str], *, lang: str = "ru",
         else:
             body = text
         out[f"preview/{name}.html"] = preview_page(body, title=rel, lang=lang, links=links)
-    links = "".join(f'<li><a href="{html.escape(k[len("preview/"):])}">'
+    index = "".join(f'<li><a href="{html.escape(k[len("preview/"):])}">'
                     f'{html.escape(k[len("preview/"):-len(".html")])}</a></li>\n'
                     for k in sorted(out))
     out["preview/index.html"] = (
         f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>preview</title>\n</head>\n<body>\n<ul>\n{links}</ul>\n</body>\n</html>\n")
+        f"<title>preview</title>\n</head>\n<body>\n<ul>\n{index}</ul>\n</body>\n</html>\n")
     return out
