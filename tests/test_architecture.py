@@ -363,3 +363,64 @@ def test_the_types_check_sees_a_missing_type():
            "def _private(x): ...\nclass C:\n    def __init__(self, x) -> None: ...\n"
            "    def m(self, *a: int, **k) -> None: ...\n")
     assert [n for _, n in _untyped_public(ast.parse(src))] == ["g", "h", "__init__", "m"]
+
+
+# -- the board seam: no engine outside forum/ (issue 35) ---------------------------------------
+
+# an engine's name or one of its addresses; forum/ (each engine's package and the seam) and
+# demo/ (the local imitation of a board) are the only places that know them
+ENGINE_WORDS = re.compile(r"phpbb|\bsmf|smf_|viewtopic|viewforum|index\.php\?(?:topic|board|msg)"
+                          r"|[?;&]msg=|ucp\.php|mcp\.php|memberlist|posting\.php", re.I)
+ENGINE_PACKAGES = ("forum", "demo")
+# the documented old value of ``[moves] source`` (the board's PMs), kept for old game files
+OLD_VALUES = ("phpbb_pm",)
+# the command line's help texts may name the engines (the host reads them): the keywords
+# of argparse whose strings are shown, in cli/ only
+HELP_KEYWORDS = ("help", "description", "epilog", "usage")
+TEMPLATES = PACKAGE.parent / "templates"
+
+
+def _help_lines(tree: ast.AST) -> set[int]:
+    """The lines of the strings given to argparse as help texts (``help=``, ``description=``)."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg in HELP_KEYWORDS:
+            lines.update(range(node.value.lineno, (node.value.end_lineno or 0) + 1))
+    return lines
+
+
+def _engine_words(path: Path, text: str) -> list[str]:
+    """``path:line: word`` of each engine word in a file's text (names, strings, comments)."""
+    allowed: set[int] = set()
+    if path.suffix == ".py" and path.parent.name == "cli":
+        allowed = _help_lines(ast.parse(text))
+    found = []
+    for i, line in enumerate(text.splitlines(), 1):
+        for old in OLD_VALUES:
+            line = line.replace(old, "")
+        m = ENGINE_WORDS.search(line)
+        if m and i not in allowed:
+            found.append(f"{path.relative_to(PACKAGE.parent)}:{i}: {m.group(0)}")
+    return found
+
+
+def test_no_engine_word_outside_forum_and_demo():
+    """Issue 35: the game reaches its board only through its ``Board``: outside forum/ and
+    demo/ no name, string or comment names phpBB, SMF or one of their addresses (the old value
+    ``phpbb_pm`` and the command line's help texts aside); nor do the host's page's script and
+    the post templates."""
+    files = [p for p in PACKAGE.rglob("*") if p.suffix in (".py", ".js", ".html", ".css")
+             and ".venv" not in p.parts and p.relative_to(PACKAGE).parts[0]
+             not in ENGINE_PACKAGES]
+    files += sorted(TEMPLATES.glob("*.j2"))
+    bad = [hit for p in sorted(files) for hit in _engine_words(p, p.read_text("utf-8"))]
+    assert bad == []
+    # the scan sees what it looks for (it would pass vacuously on a wrong path or pattern)
+    assert len(files) > 100 and any(p.suffix == ".js" for p in files)
+    seam = PACKAGE / "forum" / "engine.py"
+    assert _engine_words(seam, seam.read_text("utf-8"))
+    cli = PACKAGE / "cli" / "posts.py"
+    source = cli.read_text("utf-8")
+    assert ENGINE_WORDS.search(source) and not _engine_words(cli, source)  # help texts only
+    assert _engine_words(cli, source + "\nx = 'viewtopic.php?t=1'\n")
+    assert not _engine_words(cli, 'source = "phpbb_pm"\n')

@@ -56,14 +56,14 @@ class DaySpec:
 class ForumConfig:
     url: str | None = None
     username: str | None = None
-    engine: str | None = None     # "phpbb" | "smf"; None: told from the board's front page
+    engine: str | None = None     # forum.engine.ENGINES; None: told from the board's front page
     min_delay: float = 1.0        # seconds between two requests to the board
     full_scan_delay: float = 0.5  # the same during the once-a-day full re-scan at the deadline
     timeout: float = 30.0
     retries: int = 4
-    forum: str | None = None      # viewforum URL where new day topics appear
+    forum: str | None = None      # the forum's URL where new day topics appear
     title_pattern: str = r"День\s*{n}\b|Day\s*{n}\b"
-    max_post_chars: int = 60000   # the board's limit (phpBB's default); a longer post is split
+    max_post_chars: int = 60000   # the board's limit (its default); a longer post is split
     max_page_size: int = MAX_PAGE_SIZE            # bytes read of one page at most
     request_time_limit: float = REQUEST_TIME_LIMIT   # seconds for a request, body included
     page_time_limit: float = PAGE_TIME_LIMIT      # seconds for a page, retries included

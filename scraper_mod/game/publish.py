@@ -1,8 +1,8 @@
 """Publishing a day on the board (RULES R12): the newspaper, the next day's start, the PMs.
 
 ``publish_day(ctx, day)`` reads ``out/day-N/`` (what ``resolve`` wrote) and posts what the
-board does not have yet, through the board's engine (``forum/engine.py``'s ``Board``: phpBB
-or SMF). Never twice (R12.2): each publication
+board does not have yet, through the board's engine (``forum/engine.py``'s ``Board``, any
+engine). Never twice (R12.2): each publication
 has an identity (game, day, kind, recipient) and is recorded in the store as ``intended``
 before its request and as ``done`` (with the post or PM id) after it. A publication found
 ``intended`` (a crash between the two) is first looked for on the board (the account's own

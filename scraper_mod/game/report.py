@@ -68,7 +68,7 @@ class RandomReveal:
 
 
 def code_inert(value: object) -> str:
-    """Text for inside ``[code]``: phpBB parses nothing there but ``[/code]``, so the text is
+    """Text for inside ``[code]``: the board parses nothing there but ``[/code]``, so the text is
     kept byte for byte (players copy it, e.g. to check a hash) unless it could close the
     block, in which case it is made inert like any player text."""
     s = "" if value is None else str(value)

@@ -227,7 +227,7 @@ class DayTally:
     # -- text and BBCode -----------------------------------------------------------------
     def render(self, fmt: str = "text", lang: str | None = None, *, heading: str = "",
                requests: list[dict] | None = None) -> str:
-        """The count as a plain-text page (``text``) or a phpBB post (``bbcode``); a count
+        """The count as a plain-text page (``text``) or a board's post (``bbcode``); a count
         posted during the day has its ``heading`` («промежуточные итоги на 13:00 МСК») and
         the ``requests`` it answers (``{"nick", "url"}``)."""
         if fmt not in ("text", "bbcode"):

@@ -20,8 +20,8 @@ the Date header a sender wrote, decides lateness (R5.1):
 - ``QueueSource``    a folder of plain files, one message per file, written by a form or a
   bot: the arrival time is the file's mtime, or ``received_at`` in a sidecar
   ``<file>.meta.json``; a stored file is moved to ``done/`` only after it was stored;
-- ``ForumPmSource``  the host's private messages (ЛС) on the board, phpBB or SMF
-  (``PhpbbPmSource`` is its old name), read over the forum client's logged-in session
+- ``ForumPmSource``  the host's private messages (ЛС) on the board, any engine,
+  through the game's ``Board``, read over the forum client's logged-in session
   through forum/engine.py's ``Board``: the receive time is the PM's own time (minutes only: the
   start of the minute, as R2.6 compares minutes; for a relative date the latest instant the
   range allows, so a message is on time only if it was seen before the deadline).

@@ -1,9 +1,11 @@
-"""The one BBCode -> HTML renderer: a post body as phpBB 3.3.15 (prosilver, s9e text formatter)
-shows it. The --preview pages, the host's web page and LocalBoard all use it.
+"""The one BBCode -> HTML renderer: a post body as the stock board of the fixtures (version
+3.3.15, prosilver, s9e text formatter) shows it. The --preview pages, the host's web page and
+LocalBoard all use it; the board's own addresses inside a post (a quote's links) are the
+engine's, given by the caller (``links``, from ``forum.engine.quote_links``).
 
-Checked byte for byte against a real phpBB 3.3.15: fixtures/phpbb/bbcode-3.3.15 (every tag the
-posts use, their edge cases and whole rendered days; tests/posts/test_bbcode.py) and the real topic of
-fixtures/phpbb/phpbb-3.3.15 (tests/demo/test_localboard.py). What the real board does, and so this:
+Checked byte for byte against the real board (tests/posts/test_bbcode.py: every tag the posts
+use, their edge cases and whole rendered days) and its real topic (tests/demo/test_localboard.py).
+What the real board does, and so this:
 
 - stock tags ``b i u size color url list * quote code``; bare ``http://``, ``www.`` links and
   e-mail addresses are linked; the default smilies become images;
@@ -15,9 +17,9 @@ fixtures/phpbb/phpbb-3.3.15 (tests/demo/test_localboard.py). What the real board
   one line break, after an end tag two, are kept as bare newlines, not ``<br>``; an
   implicitly closed block ends before the whitespace at its end.
 
-Custom BBCodes are a board's own: ``spoiler`` (the one the board of fixtures/phpbb/phpbb-3.3.15
-has) and ``table``/``tr``/``td`` (the newspaper's table layout, only written when the game says
-the board has such a tag; its HTML is not phpBB's and not captured) are rendered only when asked.
+Custom BBCodes are a board's own: ``spoiler`` (the one the fixtures' board has) and
+``table``/``tr``/``td`` (the newspaper's table layout, only written when the game says the board
+has such a tag; its HTML is not the stock board's and not captured) are rendered only when asked.
 
 Pure: text in, text out.
 """
@@ -31,8 +33,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable, Iterable, Mapping, Union
 
-# phpBB 3.3.15's words that appear inside a rendered post (en, and the official ru pack as seen
-# on the real pages of fixtures/phpbb/phpbb-3.3.15)
+# the board's words that appear inside a rendered post (en, and the official ru pack as seen
+# on the real pages of the fixtures' board)
 BBCODE_STRINGS: dict[str, dict[str, str]] = {
     "ru": {"wrote": "писал(а)", "view_quoted": "Просмотреть процитированное сообщение",
            "spoiler": "Спойлер", "code": "Код", "select_all": "Выделить всё"},
@@ -57,7 +59,7 @@ _AUTOLINK = re.compile(
     r"|(?<![-\w+.])[-a-z0-9_+.]+@[-a-z0-9.]*[a-z0-9]", re.I)
 _TRAILING = ".,;:!?'\""
 
-# phpBB's default smilies (a few): code -> (image, width, height, title)
+# the board's default smilies (a few): code -> (image, width, height, title)
 _SMILIES = {
     ":D": ("icon_e_biggrin.gif", 15, 17, "Very Happy"),
     ":)": ("icon_e_smile.gif", 15, 17, "Smile"),
@@ -89,7 +91,7 @@ def _smilies(html_text: str) -> str:
 
 
 def _autolink(text: str) -> str:
-    """Escaped ``text`` with its bare links and e-mail addresses linked as phpBB does."""
+    """Escaped ``text`` with its bare links and e-mail addresses linked as the board does."""
     out, last = [], 0
     for m in _AUTOLINK.finditer(text):
         url = m.group(0).rstrip(_TRAILING)
@@ -213,7 +215,7 @@ class _Parser:
         self.stack[-1].children.append(node)
         self.stack.append(node)
         if tag == "code" and self.src.startswith("\n", m.end()):
-            self._after(m.end() + 1, 0)     # phpBB trims the first line break of a code block
+            self._after(m.end() + 1, 0)     # the board trims the first line break of a code block
         else:
             self._after(m.end(), 1 if block else 0)
         return True
@@ -274,7 +276,7 @@ class BBCodeRenderer:
                  inline_scripts: bool = True, links: Mapping[str, str] | None = None) -> None:
         self.s = strings
         self.links = dict(links or {})
-        # phpBB's own onclick handlers; a page whose CSP forbids inline scripts (the host's
+        # the board's own onclick handlers; a page whose CSP forbids inline scripts (the host's
         # page) gets none, and its own script does their job (web/static/game.js)
         self.inline_scripts = inline_scripts
         self.format_date = format_date
@@ -282,7 +284,7 @@ class BBCodeRenderer:
         self.tags = STOCK_TAGS.union(*(CUSTOM_TAGS[c] for c in custom))
 
     def render(self, src: str) -> str:
-        """The HTML of ``src`` (phpBB trims a message and turns CR LF into LF)."""
+        """The HTML of ``src`` (the board trims a message and turns CR LF into LF)."""
         src = src.replace("\r\n", "\n").strip(" \t\n\r\0\x0b")
         return self._children(_Parser(src, self.tags).parse().children)
 
@@ -393,10 +395,10 @@ class BBCodeRenderer:
 
 def bbcode_to_html(text: str, *, lang: str = "ru", custom: Iterable[str] = ("table",),
                    inline_scripts: bool = True, links: Mapping[str, str] | None = None) -> str:
-    """The HTML a phpBB 3.3.15 board in ``lang`` shows for a post's BBCode ``text`` (the post
+    """The HTML the stock board in ``lang`` shows for a post's BBCode ``text`` (the post
     body only). ``custom``: the board's own BBCodes (the preview assumes the table tags the
     newspaper writes only when the game says the board has them). ``inline_scripts=False``:
-    without phpBB's onclick handlers, for a page whose CSP refuses them."""
+    without the board's onclick handlers, for a page whose CSP refuses them."""
     return BBCodeRenderer(strings=BBCODE_STRINGS.get(lang, BBCODE_STRINGS["en"]),
                           custom=custom, inline_scripts=inline_scripts,
                           links=links).render(text)

@@ -1,7 +1,7 @@
-"""An HTML preview of the BBCode posts, as a stock phpBB 3.3 board would show them.
+"""An HTML preview of the BBCode posts, as the stock board would show them.
 
 The body of each page is the one BBCode renderer's (``posts/bbcode.py``, the same function
-LocalBoard shows posts with, checked against a real phpBB 3.3.15); this module only wraps it
+LocalBoard shows posts with, checked against the real board of the fixtures); this module only wraps it
 in a page. The host opens ``out/day-N/preview/*.html`` in a browser to check the posts before
 pasting them.
 
@@ -62,7 +62,7 @@ def preview_page(text: str, *, title: str, lang: str = "ru",
 def preview_files(files: dict[str, str], *, lang: str = "ru",
                   links: Mapping[str, str] | None = None) -> dict[str, str]:
     """``preview/<name>.html`` for each post of a day's files (BBCode posts and the private
-    messages, which phpBB shows the same way; the host report as plain text)."""
+    messages, which the board shows the same way; the host report as plain text)."""
     out: dict[str, str] = {}
     for rel, text in sorted(files.items()):
         if rel.startswith("preview/") or rel.endswith(".json") or rel == DEPRECATED_DAY_START:

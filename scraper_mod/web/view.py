@@ -89,7 +89,7 @@ class GameView:
     chart: str
     alerts: list[Alert]
     posts_day: int | None
-    posts: list[tuple[str, str]]            # (title, HTML as phpBB shows it)
+    posts: list[tuple[str, str]]            # (title, HTML as the board shows it)
     publish_mode: str
     publish_plan: list[dict]
     days: list = field(default_factory=list)
@@ -240,7 +240,7 @@ def _tally_alerts(tally: DayTally, lang: str) -> list[Alert]:
 
 
 def day_posts(ctx: GameContext, day: int | None, lang: str) -> list[tuple[str, str]]:
-    """The newspaper and the day start of a resolved day as phpBB will show them (the preview
+    """The newspaper and the day start of a resolved day as the board will show them (the preview
     BBCode renderer over ``out/day-N/``)."""
     if day is None:
         return []

@@ -172,7 +172,7 @@ function startReveal() {
   });
 }
 
-/* --- "Select all" in a post's [code] block (phpBB's own onclick is not allowed here) ----- */
+/* --- "Select all" in a post's [code] block (the board's own onclick is not allowed here) ----- */
 function startSelectCode() {
   document.addEventListener("click", function (ev) {
     const link = ev.target.closest ? ev.target.closest("a.select-code") : null;
