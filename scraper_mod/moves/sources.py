@@ -344,6 +344,9 @@ def _close(conn: imaplib.IMAP4) -> None:
         pass
 
 
+PM_READ_EVENT = "pm_time"     # a stored PM as read when it was fetched (its times and words)
+
+
 # -- the board's private messages ---------------------------------------------------------------
 
 @dataclass
@@ -414,11 +417,14 @@ class ForumPmSource:
             if is_new:
                 new.append(mid)
                 if pm is not None:
-                    # the board shows minutes (or "5 минут назад"): keep the whole range
-                    store.log_event("pm_time", {
+                    # the board shows minutes (or "5 минут назад"): keep the whole range; and
+                    # the PM as the board's adapter read it (in the board's zone), so that the
+                    # intake never parses the page again (``PM_READ_EVENT``)
+                    store.log_event(PM_READ_EVENT, {
                         "message": mid, "msg_id": pm.msg_id, "precision": pm.precision,
                         "earliest": pm.earliest.isoformat(), "latest": pm.latest.isoformat(),
-                        "fetched_at": view.fetched_at.isoformat()}, at=now)
+                        "fetched_at": view.fetched_at.isoformat(), "author": pm.author,
+                        "subject": pm.subject or "", "text": pm.text}, at=now)
         return FetchReport(self.name, tuple(new), len(summaries) + len(problems), tuple(errors))
 
 

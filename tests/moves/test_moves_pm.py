@@ -156,3 +156,26 @@ def test_pm_on_a_live_board_with_relative_dates(tmp_path):
                 ("doc_Holiday", "counted"), ("Вася", "late")]
         finally:
             ctx.close()
+
+
+def test_a_pm_is_parsed_once_by_the_board_then_read_from_the_store(tmp_path, board,
+                                                                     monkeypatch):
+    """Issue 35: the board's adapter reads a PM once, when it is fetched, in the board's zone;
+    the intake reads that (it never parses the page again, nor assumes Moscow time). The moves
+    are those of a fresh parse of each stored page."""
+    import scraper_mod.game.intake as intake
+    folder = make_game(tmp_path / "g", moves={"source": "phpbb_pm"})
+    with open_game(folder, clock=FakeClock(msk("2024-04-09 20:05:00"))) as ctx:
+        poll_moves(ctx, source=ForumPmSource(PhpbbBoard(client()), BASE))
+        ctx.letters.clear()
+        fresh = [intake.read_letter(m, board_tz=ctx.game.timezone)
+                 for m in ctx.store.messages()]
+        ctx.letters.clear()
+
+        def never(*a, **k):
+            raise AssertionError("a stored PM parsed again")
+        monkeypatch.setattr(intake, "parse_stored_pm", never)
+        letters, _ = intake._letters(ctx)
+        assert letters == fresh and len(letters) == 8
+        assert [(m.player, m.target) for m in day_moves(ctx, 1)][:2] == [
+            ("Вася", "Алексей"), ("Big Joe", "NightOwl")]
