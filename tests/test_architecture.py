@@ -424,3 +424,52 @@ def test_no_engine_word_outside_forum_and_demo():
     assert ENGINE_WORDS.search(source) and not _engine_words(cli, source)  # help texts only
     assert _engine_words(cli, source + "\nx = 'viewtopic.php?t=1'\n")
     assert not _engine_words(cli, 'source = "phpbb_pm"\n')
+
+
+# -- per-game state lives on the game (issue 35) ------------------------------------------------
+
+# module (relative to scraper_mod/) -> why it may keep a cache of its own
+CACHES_ALLOWED = {
+    "game/rendering.py": "the template environment of a game's own templates/ folder: built "
+                         "from files, the same for every game that shares the folder",
+    "posts/bbcode.py": "the compiled pattern of a set of BBCode tags: no game's value",
+    "posts/render.py": "the package's own template environment: no game's value",
+}
+
+
+def _module_caches(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, name) of functools caches on module-level functions and of module-level
+    names holding a cache (a name with "cache" bound to a dict)."""
+    found = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for d in node.decorator_list:
+                f = d.func if isinstance(d, ast.Call) else d
+                name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                if name in ("lru_cache", "cache"):
+                    found.append((node.lineno, node.name))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name) and "cache" in t.id.lower() and isinstance(
+                        node.value, (ast.Dict, ast.Call)):
+                    found.append((node.lineno, t.id))
+    return found
+
+
+def test_no_module_level_cache_of_a_games_values():
+    """What a game derives (the move matcher of its players, the name index of its names,
+    its wordings) is kept on its ``GameContext`` (``memo``), not in a module: two games in one
+    process never share or evict each other's values."""
+    bad = []
+    for sub in ("game", "posts", "moves"):
+        for path in _modules(PACKAGE / sub):
+            rel = path.relative_to(PACKAGE).as_posix()
+            if rel in CACHES_ALLOWED:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            bad += [f"{rel}:{line} {name}" for line, name in _module_caches(tree)]
+    assert bad == []
+    src = ("import functools\n_cache: dict = {}\n@functools.lru_cache(maxsize=8)\n"
+           "def f(x): ...\n@lru_cache\ndef g(x): ...\n")
+    assert [n for _, n in _module_caches(ast.parse(src))] == ["_cache", "f", "g"]

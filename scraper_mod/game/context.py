@@ -25,6 +25,8 @@ from ..rules.state import GameState, initial_state
 from ..store import BACKUPS_DIR, Store
 from .config import Game, load_game
 
+MEMO_SIZE = 1024       # values a game remembers at most (``GameContext.memo``)
+
 
 @dataclass(eq=False)
 class GameContext:
@@ -37,6 +39,8 @@ class GameContext:
     - ``board``: the game's one ``Board`` on that client, opened once with the engine the game
       file names (or its addresses, or, once, the board's front page); every read and write of
       the game goes through it, and every link to a post is its ``post_url``;
+    - ``memo``: what the game derives from its own values and keeps while it is open (the
+      name index of a list of names, the move matcher of a list of players: ``remember``);
     - ``letters``: each stored message as read (``moves/intake.py``), so a poll that brings
       one new letter decodes one."""
 
@@ -46,7 +50,16 @@ class GameContext:
     client: ForumClient | None = field(default=None, repr=False)
     boards: dict[Any, Any] = field(default_factory=dict, repr=False)   # game/connect.py
     letters: dict[int, tuple[Any, Any]] = field(default_factory=dict, repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _board: Board | None = field(default=None, repr=False)
+
+    def remember(self, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()``, made once per ``key`` while the game is open (``memo``)."""
+        if key not in self.memo:
+            if len(self.memo) >= MEMO_SIZE:
+                self.memo.clear()
+            self.memo[key] = make()
+        return self.memo[key]
 
     def __enter__(self) -> GameContext:
         return self

@@ -20,7 +20,6 @@ import logging
 import smtplib
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone, tzinfo
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -277,7 +276,7 @@ def day_requests(ctx: GameContext, day: int, *, as_of: datetime | None = None) -
             continue  # not this day's (message_day would say so, more slowly)
         if message_day(cal, letter.received_at) == day:
             players = slot_users(ctx, book, at=letter.received_at)
-            out.extend(requests_from_letter(letter, players, _matcher(players),
+            out.extend(requests_from_letter(letter, players, _matcher(ctx, players),
                                             max_moves=ctx.game.moves.max_moves_per_message))
     return out
 
@@ -298,17 +297,12 @@ def _day_window(cal, day: int) -> tuple[datetime, datetime] | None:
         return None
 
 
-def _matcher(players):
-    """``matcher_for(players)``, built once per player list (it only reads them)."""
+def _matcher(ctx: GameContext, players: tuple[Player, ...]) -> Matcher:
+    """``matcher_for(players)``, built once per player list while the game is open."""
     try:
-        return _cached_matcher(tuple(players))
+        return ctx.remember(("matcher", tuple(players)), lambda: matcher_for(players))
     except TypeError:  # unhashable players: build it
         return matcher_for(players)
-
-
-@lru_cache(maxsize=1024)
-def _cached_matcher(players: tuple) -> object:
-    return matcher_for(players)
 
 
 def day_moves(ctx: GameContext, day: int, *, as_of: datetime | None = None,
@@ -446,7 +440,7 @@ class _DayJudge:
         if letter.message_id not in self._requests:
             players = slot_users(self.ctx, self.book, at=letter.received_at)     # R10, R2.3
             self._requests[letter.message_id] = _letter_requests(
-                letter, players, _matcher(players), self.ctx.game.moves.max_moves_per_message)
+                letter, players, _matcher(self.ctx, players), self.ctx.game.moves.max_moves_per_message)
         return self._requests[letter.message_id]
 
     def moves(self, day: int, *, as_of: datetime) -> list[Move]:
