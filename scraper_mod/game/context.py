@@ -87,6 +87,16 @@ class GameContext:
             self.client = client_for(self.game.forum, self.clock)
         return self.client
 
+    def topic_client(self, topic: str) -> ForumClient:
+        """The client that reads ``topic``: the game's, else (no ``[forum] url``) one for the
+        topic's board, made once and kept on the context."""
+        if self.game.forum.url:
+            return self.forum_client()
+        key = ("client", topic)
+        if key not in self.boards:
+            self.boards[key] = client_for(self.game.forum, self.clock, topic_url=topic)
+        return self.boards[key]
+
     @property
     def board(self) -> Board:
         """The game's one ``Board`` (opened on first use, see the class)."""
@@ -118,8 +128,8 @@ class GameContext:
             return None
         key = ("topic", topic)
         if key not in self.boards:
-            client = client_for(self.game.forum, self.clock, topic_url=topic)
-            self.boards[key] = board_for_url(client, topic, board_tz=self.game.timezone,
+            self.boards[key] = board_for_url(self.topic_client(topic), topic,
+                                             board_tz=self.game.timezone,
                                              engine=self.game.forum.engine)
         return self.boards[key].post_url
 

@@ -21,7 +21,6 @@ from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.signup import Sighting, SignupList, count_signups
 from .config import Game, parse_game
-from .connect import client_for_game, game_client
 from .context import GameContext
 
 SIGNUP_FILE = "signup.bbcode"
@@ -95,8 +94,7 @@ def read_signups(ctx: GameContext, url: str | None, *, players: int | None = Non
         raise ConfigError("how many play is not given", path=str(g.path),
                           key="signup.players", hint="--players N, or [signup] players = N")
     if client is None:
-        client = (game_client(ctx) if g.forum.url else
-                  client_for_game(g, ctx.clock, topic_url=topic))
+        client = ctx.topic_client(topic)
     report = poll_topic(client, ctx.store, topic, now=ctx.now, full=True, board_tz=g.timezone)
     found = sightings(ctx, topic)
     result = count_signups(found, n, marks=g.signup.marks, close=close or g.signup.close,
