@@ -9,17 +9,18 @@ and keeps the ``Board`` it gets for every read and write of the game.
 from __future__ import annotations
 
 import time
+from datetime import tzinfo
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 from urllib.parse import urljoin
 
 from ..clock import Clock, SystemClock
 from .client import ForumClient
-from .engine import Engine, engine_named, engine_of
+from .engine import Board, Engine, engine_named, engine_of, open_board
 
 if TYPE_CHECKING:
     import requests
 
-__all__ = ["client_for", "engine_for", "OLD_PM_SOURCE"]
+__all__ = ["client_for", "engine_for", "board_for", "OLD_PM_SOURCE"]
 
 OLD_PM_SOURCE = "phpbb_pm"      # ``[moves] source``'s old name for the board's PMs (phpBB's)
 
@@ -58,3 +59,11 @@ def engine_for(settings: Any, client: ForumClient, *, moves_source: str | None =
         return "phpbb"
     found = engine_named(None, [settings.forum, *addresses])
     return found if found is not None else engine_of(client)
+
+
+def board_for(settings: Any, client: ForumClient, *, board_tz: tzinfo,
+              moves_source: str | None = None, addresses: Iterable[str | None] = ()) -> Board:
+    """A game's ``Board`` on ``client``: the engine ``engine_for`` names, in the board's zone
+    (the game's ``board_tz``)."""
+    engine = engine_for(settings, client, moves_source=moves_source, addresses=addresses)
+    return open_board(client, engine, board_tz=board_tz)

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 from ..clock import Clock
 from ..forum.client import ForumClient
-from ..forum.engine import Board, Engine, open_board
-from ..forum.gameboard import client_for, engine_for
+from ..forum.engine import Board, Engine
+from ..forum.gameboard import board_for, client_for, engine_for
 from .config import Game
 from .context import GameContext
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import requests
 
 __all__ = ["client_for_game", "game_board", "game_client", "game_engine", "make_client",
-           "open_board"]
+           "open_game_board"]
 
 
 def client_for_game(game: Game, clock: Clock | None = None, *, topic_url: str | None = None,
@@ -51,6 +51,13 @@ def game_engine(game: Game, client: ForumClient) -> Engine:
                                  game.publish.results_forum])
 
 
+def open_game_board(game: Game, client: ForumClient) -> Board:
+    """A ``Board`` of the game's engine on ``client`` (a client not the game context's)."""
+    return board_for(game.forum, client, board_tz=game.timezone, moves_source=game.moves.source,
+                     addresses=[*(d.topic for d in game.days), game.publish.results_topic,
+                                game.publish.results_forum])
+
+
 def game_board(ctx: GameContext, client: ForumClient | None = None) -> Board:
     """The game's board (``ctx.board``, opened once); on another ``client`` (a test's, the
     daemon's own), that client's board of the game's engine, kept on the context."""
@@ -59,7 +66,7 @@ def game_board(ctx: GameContext, client: ForumClient | None = None) -> Board:
     key = (id(client), ctx.game.forum.engine)
     cached = ctx.boards.get(key)
     if cached is None:
-        engine = engine_for(ctx.game.forum, client, moves_source=ctx.game.moves.source,
-                            addresses=ctx.board_addresses())
-        cached = ctx.boards[key] = open_board(client, engine, board_tz=ctx.game.timezone)
+        cached = ctx.boards[key] = board_for(ctx.game.forum, client, board_tz=ctx.game.timezone,
+                                             moves_source=ctx.game.moves.source,
+                                             addresses=ctx.board_addresses())
     return cached

@@ -17,8 +17,8 @@ from typing import Any, Callable, Iterator
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError, StorageError
 from ..forum.client import ForumClient
-from ..forum.engine import Board, board_for_url, engine_named, open_board, quote_links
-from ..forum.gameboard import client_for, engine_for
+from ..forum.engine import Board, board_for_url, engine_named, quote_links
+from ..forum.gameboard import board_for, client_for
 from ..rules.calendar import Calendar
 from ..rules.deal import effective_duty, effective_players, effective_random_list
 from ..rules.state import GameState, initial_state
@@ -106,10 +106,10 @@ class GameContext:
         """The game's one ``Board``, opened on first use; ``hints``: more addresses of the
         game's board that may tell its engine without a request (a day's topic)."""
         if self._board is None:
-            client = self.forum_client()
-            engine = engine_for(self.game.forum, client, moves_source=self.game.moves.source,
-                                addresses=self.board_addresses(*hints))
-            self._board = open_board(client, engine, board_tz=self.game.timezone)
+            self._board = board_for(self.game.forum, self.forum_client(),
+                                    board_tz=self.game.timezone,
+                                    moves_source=self.game.moves.source,
+                                    addresses=self.board_addresses(*hints))
         return self._board
 
     def quote_links(self) -> dict[str, str]:

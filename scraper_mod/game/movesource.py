@@ -15,7 +15,7 @@ from ..forum.engine import Board
 from ..forum.gameboard import OLD_PM_SOURCE
 from ..moves.sources import ForumPmSource, ImapSource, MaildirSource, MoveSource, QueueSource
 from .config import Game
-from .connect import client_for_game, game_engine, open_board
+from .connect import client_for_game, open_game_board
 
 __all__ = ["FORUM_PM", "game_since", "source_for"]
 
@@ -57,6 +57,6 @@ def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None =
             board = board_factory()
         else:
             client = client_factory() if client_factory is not None else client_for_game(game)
-            board = open_board(client, game_engine(game, client), board_tz=game.timezone)
+            board = open_game_board(game, client)
         return ForumPmSource(board, game.forum.url, since=since)
     raise MailboxError(f"unknown move source {m.source!r}")
