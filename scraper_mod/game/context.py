@@ -119,19 +119,24 @@ class GameContext:
             return quote_links(self._board.engine)
         return quote_links(engine_named(self.game.forum.engine, self.board_addresses()))
 
-    def post_links(self, topic: str | None = None) -> Callable[[int], str] | None:
-        """A post's permanent link on the game's board (its ``Board.post_url``): the board
-        of ``[forum] url``, else the board of ``topic``; None when the game names neither."""
+    def topic_board(self, topic: str) -> Board:
+        """The ``Board`` that reads ``topic``: the game's, else (no ``[forum] url``) the
+        board of the topic's address, opened once and kept on the context."""
         if self.game.forum.url:
-            return self.open_board(topic).post_url
-        if not topic:
-            return None
+            return self.open_board(topic)
         key = ("topic", topic)
         if key not in self.boards:
             self.boards[key] = board_for_url(self.topic_client(topic), topic,
                                              board_tz=self.game.timezone,
                                              engine=self.game.forum.engine)
-        return self.boards[key].post_url
+        return self.boards[key]
+
+    def post_links(self, topic: str | None = None) -> Callable[[int], str] | None:
+        """A post's permanent link on the game's board (its ``Board.post_url``): the board
+        of ``[forum] url``, else the board of ``topic``; None when the game names neither."""
+        if self.game.forum.url:
+            return self.open_board(topic).post_url
+        return self.topic_board(topic).post_url if topic else None
 
     def now(self) -> datetime:
         return self.clock.now()

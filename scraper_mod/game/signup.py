@@ -93,9 +93,11 @@ def read_signups(ctx: GameContext, url: str | None, *, players: int | None = Non
     if not n:
         raise ConfigError("how many play is not given", path=str(g.path),
                           key="signup.players", hint="--players N, or [signup] players = N")
-    if client is None:
-        client = ctx.topic_client(topic)
-    report = poll_topic(client, ctx.store, topic, now=ctx.now, full=True, board_tz=g.timezone)
+    board = None
+    if client is None:          # the game's own board (a test may give another client)
+        client, board = ctx.topic_client(topic), ctx.topic_board(topic)
+    report = poll_topic(client, ctx.store, topic, now=ctx.now, full=True, board_tz=g.timezone,
+                        board=board)
     found = sightings(ctx, topic)
     result = count_signups(found, n, marks=g.signup.marks, close=close or g.signup.close,
                            late_to_reserve=(g.signup.late_to_reserve if late_to_reserve is None
