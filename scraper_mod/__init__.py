@@ -1,3 +1,3 @@
-"""scraper-mod: hosts forum mafia games beside a phpBB board."""
+"""scraper-mod: hosts forum mafia games beside a forum board."""
 
 __version__ = "0.1.0"

@@ -4,12 +4,12 @@ The tree::
 
     ScraperModError                 anything the CLI turns into one ``error: ...`` line
     +-- ConfigError                 game.toml: carries the file and the key
-    +-- ForumError                  the phpBB board: carries the URL
+    +-- ForumError                  the board: carries the URL
     |   +-- ParseError              a page that is not a readable topic page
     |   +-- TopicNotFoundError      "The requested topic does not exist."
     |   +-- LoginRequiredError      the board wants a logged-in user
     |   +-- BoardDisabledError      "Sorry but this board is currently unavailable."
-    |   +-- NotPhpbbError           a page that is not phpBB at all (challenge, proxy error)
+    |   +-- NotABoardPageError      a page that is not the board's at all (challenge, proxy)
     |   +-- FetchError              network errors, 5xx, 429 after every retry
     +-- MailboxError                a move source: carries the source and the message
     +-- StorageError                the SQLite state file
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import re
 
-#: a board's session id in a link or a form: phpBB's ``sid=<32 hex>``, SMF's
-#: ``PHPSESSID=<id>`` (and any ``…sessid=``/``sesc=`` value) and SMF's session check in links
-#: (``;<random name>=<32 hex>``): written nowhere (issue 40)
+#: a board's session id in a link or a form: ``sid=<32 hex>``, ``PHPSESSID=<id>`` (and any
+#: ``…sessid=``/``sesc=`` value) and a session check in links (``;<random name>=<32 hex>``),
+#: whichever engine's: written nowhere (issue 40)
 _SESSION_IDS = re.compile(r"(?i)((?:^|[?&;\s])(?:sid|phpsessid|sesc|sessid)=)[0-9a-z,-]{16,128}"
                           r"|(?<=;)([0-9a-f]{5,12}=)[0-9a-f]{32}(?![0-9a-z])")
 
@@ -77,7 +77,7 @@ class ConfigError(ScraperModError):
 
 
 class ForumError(ScraperModError):
-    """A problem with the phpBB board; carries the URL."""
+    """A problem with the board; carries the URL."""
 
     def __init__(self, message: str, *, url: str | None = None, hint: str = "") -> None:
         url = scrub_secrets(url) if url else url
@@ -86,7 +86,7 @@ class ForumError(ScraperModError):
 
 
 class ParseError(ForumError):
-    """The page could not be read as a phpBB topic page."""
+    """The page could not be read as the board's topic page."""
 
 
 class TopicNotFoundError(ForumError):
@@ -107,8 +107,8 @@ class BoardDisabledError(ForumError):
     hint = "the board is disabled; try again later"
 
 
-class NotPhpbbError(ForumError):
-    """The response is not a phpBB page (a proxy error, a bot challenge...)."""
+class NotABoardPageError(ForumError):
+    """The response is not the board's page (a proxy error, a bot challenge...)."""
 
     hint = "check [forum] url; a bot challenge or proxy may be in the way"
 

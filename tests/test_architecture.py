@@ -363,3 +363,113 @@ def test_the_types_check_sees_a_missing_type():
            "def _private(x): ...\nclass C:\n    def __init__(self, x) -> None: ...\n"
            "    def m(self, *a: int, **k) -> None: ...\n")
     assert [n for _, n in _untyped_public(ast.parse(src))] == ["g", "h", "__init__", "m"]
+
+
+# -- the board seam: no engine outside forum/ (issue 35) ---------------------------------------
+
+# an engine's name or one of its addresses; forum/ (each engine's package and the seam) and
+# demo/ (the local imitation of a board) are the only places that know them
+ENGINE_WORDS = re.compile(r"phpbb|\bsmf|smf_|viewtopic|viewforum|index\.php\?(?:topic|board|msg)"
+                          r"|[?;&]msg=|ucp\.php|mcp\.php|memberlist|posting\.php", re.I)
+ENGINE_PACKAGES = ("forum", "demo")
+# the documented old value of ``[moves] source`` (the board's PMs), kept for old game files
+OLD_VALUES = ("phpbb_pm",)
+# the command line's help texts may name the engines (the host reads them): the keywords
+# of argparse whose strings are shown, in cli/ only
+HELP_KEYWORDS = ("help", "description", "epilog", "usage")
+TEMPLATES = PACKAGE.parent / "templates"
+
+
+def _help_lines(tree: ast.AST) -> set[int]:
+    """The lines of the strings given to argparse as help texts (``help=``, ``description=``)."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg in HELP_KEYWORDS:
+            lines.update(range(node.value.lineno, (node.value.end_lineno or 0) + 1))
+    return lines
+
+
+def _engine_words(path: Path, text: str) -> list[str]:
+    """``path:line: word`` of each engine word in a file's text (names, strings, comments)."""
+    allowed: set[int] = set()
+    if path.suffix == ".py" and path.parent.name == "cli":
+        allowed = _help_lines(ast.parse(text))
+    found = []
+    for i, line in enumerate(text.splitlines(), 1):
+        for old in OLD_VALUES:
+            line = line.replace(old, "")
+        m = ENGINE_WORDS.search(line)
+        if m and i not in allowed:
+            found.append(f"{path.relative_to(PACKAGE.parent)}:{i}: {m.group(0)}")
+    return found
+
+
+def test_no_engine_word_outside_forum_and_demo():
+    """Issue 35: the game reaches its board only through its ``Board``: outside forum/ and
+    demo/ no name, string or comment names phpBB, SMF or one of their addresses (the old value
+    ``phpbb_pm`` and the command line's help texts aside); nor do the host's page's script and
+    the post templates."""
+    files = [p for p in PACKAGE.rglob("*") if p.suffix in (".py", ".js", ".html", ".css")
+             and ".venv" not in p.parts and p.relative_to(PACKAGE).parts[0]
+             not in ENGINE_PACKAGES]
+    files += sorted(TEMPLATES.glob("*.j2"))
+    bad = [hit for p in sorted(files) for hit in _engine_words(p, p.read_text("utf-8"))]
+    assert bad == []
+    # the scan sees what it looks for (it would pass vacuously on a wrong path or pattern)
+    assert len(files) > 100 and any(p.suffix == ".js" for p in files)
+    seam = PACKAGE / "forum" / "engine.py"
+    assert _engine_words(seam, seam.read_text("utf-8"))
+    cli = PACKAGE / "cli" / "posts.py"
+    source = cli.read_text("utf-8")
+    assert ENGINE_WORDS.search(source) and not _engine_words(cli, source)  # help texts only
+    assert _engine_words(cli, source + "\nx = 'viewtopic.php?t=1'\n")
+    assert not _engine_words(cli, 'source = "phpbb_pm"\n')
+
+
+# -- per-game state lives on the game (issue 35) ------------------------------------------------
+
+# module (relative to scraper_mod/) -> why it may keep a cache of its own
+CACHES_ALLOWED = {
+    "game/rendering.py": "the template environment of a game's own templates/ folder: built "
+                         "from files, the same for every game that shares the folder",
+    "posts/bbcode.py": "the compiled pattern of a set of BBCode tags: no game's value",
+    "posts/render.py": "the package's own template environment: no game's value",
+}
+
+
+def _module_caches(tree: ast.Module) -> list[tuple[int, str]]:
+    """(line, name) of functools caches on module-level functions and of module-level
+    names holding a cache (a name with "cache" bound to a dict)."""
+    found = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for d in node.decorator_list:
+                f = d.func if isinstance(d, ast.Call) else d
+                name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+                if name in ("lru_cache", "cache"):
+                    found.append((node.lineno, node.name))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name) and "cache" in t.id.lower() and isinstance(
+                        node.value, (ast.Dict, ast.Call)):
+                    found.append((node.lineno, t.id))
+    return found
+
+
+def test_no_module_level_cache_of_a_games_values():
+    """What a game derives (the move matcher of its players, the name index of its names,
+    its wordings) is kept on its ``GameContext`` (``memo``), not in a module: two games in one
+    process never share or evict each other's values."""
+    bad = []
+    for sub in ("game", "posts", "moves"):
+        for path in _modules(PACKAGE / sub):
+            rel = path.relative_to(PACKAGE).as_posix()
+            if rel in CACHES_ALLOWED:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            bad += [f"{rel}:{line} {name}" for line, name in _module_caches(tree)]
+    assert bad == []
+    src = ("import functools\n_cache: dict = {}\n@functools.lru_cache(maxsize=8)\n"
+           "def f(x): ...\n@lru_cache\ndef g(x): ...\n")
+    assert [n for _, n in _module_caches(ast.parse(src))] == ["_cache", "f", "g"]

@@ -56,32 +56,23 @@ def register(sub: SubParsers) -> None:
 def run_open(args: argparse.Namespace) -> int:
     check_day(args.number)
     check_topic_url(args.url)
-    ctx = open_game(args.game)
-    try:
+    with open_game(args.game) as ctx:
         opened = open_day(ctx, args.number, args.url)
-    finally:
-        ctx.close()
     print("\n".join(opened.lines()))
     return 0
 
 
 def run_move(args: argparse.Namespace) -> int:
     check_day(args.number)
-    ctx = open_game(args.game)
-    try:
+    with open_game(args.game) as ctx:
         moved = move_deadline(ctx, args.number, args.time, force=args.force)
-    finally:
-        ctx.close()
     print("\n".join(moved.lines()))
     return 0
 
 
 def run_list(args: argparse.Namespace) -> int:
-    ctx = open_game(args.game)
-    try:
+    with open_game(args.game) as ctx:
         tz = ctx.game.timezone
         for row in list_days(ctx):
             print(row.line(tz))
-    finally:
-        ctx.close()
     return 0

@@ -30,13 +30,10 @@ def register(sub: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    ctx = open_game(args.game)
-    try:
+    with open_game(args.game) as ctx:
         deal = deal_game(ctx, force=args.force)
         for line in deal_lines(ctx.game, deal):
             print(line)
         for problem in setup_problems(ctx):
             print(f"warning: {problem}", file=sys.stderr)
         return 0
-    finally:
-        ctx.close()

@@ -59,13 +59,10 @@ def register(sub: SubParsers) -> None:
 
 def _run(args: argparse.Namespace, call) -> int:
     from ..game.context import open_game
-    ctx = open_game(args.game)
-    try:
+    with open_game(args.game) as ctx:
         done = call(ctx)
         print(f"{done.k}: {done.summary}")
         _print_effects(done)
-    finally:
-        ctx.close()
     return 0
 
 
@@ -92,8 +89,7 @@ def run_undo(args: argparse.Namespace) -> int:
 def run_list(args: argparse.Namespace) -> int:
     from ..game.context import open_game
     from ..game.host import list_decisions
-    ctx = open_game(args.game)
-    try:
+    with open_game(args.game) as ctx:
         tz = ctx.game.timezone
         rows = list_decisions(ctx)
         t = lambda x: x.astimezone(tz).isoformat(timespec="seconds") if x else None  # noqa: E731
@@ -108,8 +104,6 @@ def run_list(args: argparse.Namespace) -> int:
             print(f"{d.k:>3}  {d.kind:7}  {t(d.at) or t(d.made_at)}  {_what(d)}  "
                   f"{'in force' if d.in_force else f'undone {t(d.undone_at)}'}"
                   + (f"  why: {d.why}" if d.why else ""))
-    finally:
-        ctx.close()
     return 0
 
 

@@ -1,5 +1,5 @@
 """`scraper-mod demo [DIR] [--temporary]`: plays the built-in game from the deal to the victory on a
-local phpBB look-alike and a local Maildir, on a simulated clock (scraper_mod/demo.py), and
+local look-alike of the board and a local Maildir, on a simulated clock (scraper_mod/demo.py), and
 prints each day's newspaper and a summary. The game folder is kept (./scraper-mod-demo by
 default) for `scraper-mod serve` to open. No network, no set-up; well under a minute."""
 

@@ -39,8 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from ..game.intake import day_moves, poll_moves
     from ..game.nightmoves import moves_json
     from ..game.tally import current_day
-    ctx = open_game(args.game)
-    try:
+    with open_game(args.game) as ctx:
         status = 0
         if not args.offline and ctx.game.moves.source:
             try:
@@ -64,8 +63,6 @@ def run(args: argparse.Namespace) -> int:
             origins = {m.id: f"{m.source} {m.key}" for m in ctx.store.messages()}
             print(render_moves_text(day, cal.deadline(day), moves, ctx.game.timezone, origins))
         return status
-    finally:
-        ctx.close()
 
 
 def render_moves_text(day: int, deadline: datetime, moves: Sequence[Move], tz: tzinfo,

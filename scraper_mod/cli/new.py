@@ -93,12 +93,9 @@ def run(args: argparse.Namespace) -> int:
                   language=args.language, username=args.username)
     game = write_new_game(folder, new)
     print(f"wrote {game.path} and the Maildir {game.folder / game.moves.path}/{{cur,new,tmp}}")
-    ctx = open_game(folder, readonly=True)
-    try:
+    with open_game(folder, readonly=True) as ctx:
         for problem in setup_problems(ctx):
             print(f"to do: {problem}")
-    finally:
-        ctx.close()
     print("next:")
     if not new.players:
         print(f"  scraper-mod signup {folder} SIGNUP_TOPIC_URL --write   # or add "

@@ -56,9 +56,8 @@ def run(args: argparse.Namespace) -> int:
     from ..game.poll import poll_day
     from ..game.tally import current_day
 
-    ctx = open_game(args.game)
     status = 0
-    try:
+    with open_game(args.game) as ctx:
         now = ctx.now()
         if args.day is not None and args.day < 1:
             raise ConfigError(f"--day: must be 1 or more, not {args.day}")
@@ -98,6 +97,4 @@ def run(args: argparse.Namespace) -> int:
                 print(f"error: moves: {err}", file=sys.stderr)
             if errors:
                 status = 1
-    finally:
-        ctx.close()
     return status

@@ -63,7 +63,7 @@ def _is_url(s: str) -> bool:
 
 
 def _read(args, tz: ZoneInfo) -> list[TopicPage]:
-    from scraper_mod.forum.phpbb.parse import parse_topic_file
+    from ..forum.engine import TOPIC_URL_SHAPE, client_for_topic, parse_saved_topic
 
     pages: list[TopicPage] = []
     urls = [s for s in args.sources if _is_url(s)]
@@ -71,13 +71,9 @@ def _read(args, tz: ZoneInfo) -> list[TopicPage]:
         raise ConfigError("give one URL, or one or more files, not both",
                           hint="a URL reads the whole topic by itself")
     if urls:
-        from ..forum.client import ForumClient
         from ..forum.poller import fetch_topic
         url = urls[0]
-        from scraper_mod.forum.phpbb.links import topic_root
-        root = topic_root(url)      # phpBB: …/ before viewtopic.php; SMF: …/index.php?
-        client = ForumClient(base_url=root.removesuffix("index.php?") if root else url,
-                             username=args.username, min_delay=args.min_delay)
+        client = client_for_topic(url, username=args.username, min_delay=args.min_delay)
         return fetch_topic(client, url, board_tz=tz, single_page=args.single_page)
     fetched_at = parse_time_arg(args.fetched_at, tz, name="--fetched-at") \
         if args.fetched_at else None
@@ -85,9 +81,9 @@ def _read(args, tz: ZoneInfo) -> list[TopicPage]:
         path = Path(s)
         if not path.is_file():
             raise ForumError("no such file, and not an http(s) URL", url=s,
-                             hint="give a saved topic page or a …/viewtopic.php?t=N link")
+                             hint=f"give a saved topic page or a …/{TOPIC_URL_SHAPE} link")
         try:
-            pages.append(parse_topic_file(path, fetched_at=fetched_at, board_tz=tz))
+            pages.append(parse_saved_topic(path, fetched_at=fetched_at, board_tz=tz))
         except ParseError as e:
             if fetched_at is None and "relative date" in e.message:
                 raise ParseError(e.message, hint="give --fetched-at TIME: when the page was "

@@ -39,9 +39,8 @@ def register(sub: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    ctx = open_game(args.game)
     day: int | None
-    try:
+    with open_game(args.game) as ctx:
         if args.role_cards:
             day, items = 0, plan_role_cards(ctx)
         elif args.dry_run and args.day is None and not ctx.store.resolutions():
@@ -68,8 +67,6 @@ def run(args: argparse.Namespace) -> int:
         check_mode(ctx)
         outcomes = (publish_items(ctx, items) if day is None or args.role_cards
                     else publish_day(ctx, day))
-    finally:
-        ctx.close()
     if args.format == "json":
         print_json({"day": day, "posted": [o.to_json() for o in outcomes]})
     else:

@@ -44,8 +44,7 @@ def run(args: argparse.Namespace) -> int:
 
     if (args.new is None) == (not args.from_reserve):
         raise ScraperModError("give the newcomer NEW or --from-reserve (one of them)")
-    ctx = open_game(args.game)
-    try:
+    with open_game(args.game) as ctx:
         at = parse_time_arg(args.at, ctx.game.timezone) if args.at else None
         new = args.new or first_in_reserve(ctx, newcomers(ctx))
         done = replace_player(ctx, args.old, new, at=at, contact=args.contact,
@@ -63,8 +62,6 @@ def run(args: argparse.Namespace) -> int:
                 print(f"role card: {done.card} (send it: scraper-mod publish {args.game} "
                       "--role-cards, or by mail)")
             _print_effects(done)
-    finally:
-        ctx.close()
     return 0
 
 

@@ -61,13 +61,10 @@ def choose_day(ctx: GameContext, *, force: bool = False) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    ctx = open_game(args.game)
-    try:
+    with open_game(args.game) as ctx:
         day = args.day if args.day is not None else choose_day(ctx, force=args.force)
         out = resolve_day_files(ctx, day, force=args.force, offline=args.offline,
                                 preview=args.preview)
-    finally:
-        ctx.close()
     if args.format == "json":
         print_json(out.result.to_json())
     else:

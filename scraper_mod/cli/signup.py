@@ -47,8 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from ..game.publish import Item, publish_items
     from ..game.signup import read_signups, write_players
 
-    ctx = open_game(args.game)
-    try:
+    with open_game(args.game) as ctx:
         if args.players is not None and args.players < 1:
             raise ScraperModError(f"--players must be at least 1, not {args.players}")
         close = parse_time_arg(args.close, ctx.game.timezone) if args.close else None
@@ -61,8 +60,6 @@ def run(args: argparse.Namespace) -> int:
             text = read.bbcode.read_text(encoding="utf-8")
             outcomes = publish_items(ctx, [Item(0, "signup", "signup", read.topic, text,
                                                 source=str(read.bbcode))])
-    finally:
-        ctx.close()
     res = read.result
     if args.format == "json":
         print_json(res.to_json())

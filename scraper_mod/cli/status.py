@@ -35,14 +35,11 @@ def run(args: argparse.Namespace) -> int:
     if is_games_folder(Path(args.game)):
         from .many import status_folder
         return status_folder(args)
-    ctx = open_game(args.game, readonly=True)   # only reads: works on a read-only copy
-    try:
+    with open_game(args.game, readonly=True) as ctx:   # only reads: works on a read-only copy
         st = game_status(ctx)
         unposted = failures(ctx)
         problems = [str(p) for p in setup_problems(ctx)]
         errors = recent_errors(ctx, ctx.now() - PROBLEM_WINDOW)
-    finally:
-        ctx.close()
     if args.format == "json":
         print_json(st.to_json() | {"setup_problems": problems, "problems": errors})
     else:

@@ -36,13 +36,10 @@ def run(args: argparse.Namespace) -> int:
     from ..game.context import open_game
     from ..game.tally import count_asked
 
-    ctx = open_game(args.game, readonly=args.offline)   # --offline only reads
-    try:
+    with open_game(args.game, readonly=args.offline) as ctx:   # --offline only reads
         result = count_asked(ctx, day=args.day, at=args.at, poll=not args.offline)
         if args.format == "json":
             print_json(result.to_json())
         else:
             print(result.render(args.format, args.lang), end="")
-    finally:
-        ctx.close()
     return 0

@@ -38,7 +38,7 @@ __all__ = ["BoardGate", "BoardRegistry", "board_key"]
 
 def board_key(url: str) -> str:
     """The board a URL belongs to: ``scheme://host[:port]/path/`` of its root, lower-cased
-    host, without query, fragment or the script name (``viewtopic.php``)."""
+    host, without query, fragment or the script name (the topic page's)."""
     parts = urlsplit(url.strip())
     path = parts.path
     if not path.endswith("/"):

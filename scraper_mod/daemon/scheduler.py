@@ -12,7 +12,7 @@ The timing is ``daemon.jobs``: jobs whose next run is a function of the injected
   last ``final_window_minutes`` (30) before the deadline;
 * a **deadline-read job** at the deadline itself (RULES R2.11): the first request after it
   reads the day's last page and keeps the version of every post shown (``read_at_deadline``),
-  so that an edit phpBB writes no notice for (the topic's last post) made after the deadline
+  so that an edit the board writes no notice for (the topic's last post) made after the deadline
   is told apart at the final count; no other poll comes between the deadline and it;
 * a **deadline job**: at deadline + ``grace_seconds`` (60 s, for posts stamped 19:59:59 but
   served late) it runs the final full re-scan and the last read of the move source, resolves,

@@ -158,7 +158,7 @@ def _moves_received(ctx: GameContext, day: int) -> tuple[int, tuple[str, ...]]:
             if (lo is None or m.received_at > lo) and m.received_at <= hi]
     senders: list[str] = []
     for m in msgs:
-        s = read_letter(m).sender        # mail, queue file or phpBB PM; None if unreadable
+        s = read_letter(m).sender        # mail, queue file or board PM; None if unreadable
         if s and s not in senders:
             senders.append(s)
     nick_of = {(p.contact or "").lower(): p.nick for p in ctx.game.players if p.contact}

@@ -108,7 +108,7 @@ def poll_moves_once(ctx: GameContext, *, answer: bool = True,
     The messages are stored raw by the source; the move intake then judges and answers them.
     The intake re-reads every stored letter, so on an idle poll (nothing new, no SMTP
     answers to retry) it is skipped unless ``answer``. Without ``[moves] source`` there is
-    nothing to read. A source that cannot be read at all raises ``MailboxError``. The phpBB
+    nothing to read. A source that cannot be read at all raises ``MailboxError``. The board's
     PM source reads over ``client`` (default: the game's one client, ``game_client``), the
     same session as the topic.
     """

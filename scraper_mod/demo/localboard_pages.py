@@ -10,6 +10,7 @@ from collections import Counter
 from datetime import datetime, timedelta, timezone
 from urllib.parse import quote
 
+from ..forum.phpbb.links import PAGE_LINKS
 from ..posts.bbcode import BBCodeRenderer, esc
 from ..posts.plural import ru_plural_word
 from .localboard_model import BoardBase, BoardPost, BoardTopic, BoardUser
@@ -53,7 +54,7 @@ class BoardPages(BoardBase):
     def _bbcode(self) -> BBCodeRenderer:
         ids = {u.name: u.user_id for u in self.users.values()}
         return BBCodeRenderer(strings=self.s, format_date=self.format_date, user_ids=ids,
-                              custom=self.custom_bbcodes)
+                              custom=self.custom_bbcodes, links=PAGE_LINKS)
 
     def _feed_links(self, topic: BoardTopic | None = None) -> str:
         """The Atom feed links phpBB 3.3 puts in a page's <head> when feeds are on."""

@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, tzinfo
-from typing import Callable, Literal, Protocol, runtime_checkable
+from pathlib import Path
+from typing import Callable, Iterable, Literal, Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 from scraper_mod.forum.html import MOSCOW
 from scraper_mod.forum.phpbb.board import PhpbbBoard, phpbb_topic_key
+from scraper_mod.forum.phpbb.links import PAGE_LINKS as PHPBB_PAGE_LINKS
+from scraper_mod.forum.phpbb.links import post_link, topic_root
+from scraper_mod.forum.phpbb.parse import parse_topic_file
 from scraper_mod.forum.phpbb.pm import parse_pm_view
 from scraper_mod.forum.phpbb.writer import forum_id_of as phpbb_forum_id
 from scraper_mod.forum.phpbb.writer import topic_id_of as phpbb_topic_id
@@ -34,6 +38,7 @@ from .mybbru.board import MybbruBoard
 from .mybbru.board import topic_key_of as mybbru_topic_key
 from .mybbru.links import is_mybbru_url, mybbru_forum_id, mybbru_topic_id
 from .smf.board import SmfBoard
+from .smf.links import PAGE_LINKS as SMF_PAGE_LINKS
 from .smf.links import is_smf_url, smf_board_id, smf_topic_id, smf_topic_key
 from .smf.parse import parse_smf_pm
 
@@ -42,9 +47,13 @@ ENGINES: tuple[Engine, ...] = ("phpbb", "smf", "mybbru")
 #: engines scraper-mod reads but never posts to (the host posts by hand)
 READ_ONLY_ENGINES: tuple[Engine, ...] = ("mybbru",)
 
-__all__ = ["Board", "Engine", "ENGINES", "READ_ONLY_ENGINES", "can_post", "engine_topic_id", "detect_engine",
-           "engine_of", "open_board",
-           "engine_of_url", "board_for_url", "topic_key", "topic_id_of", "forum_id_of"]
+__all__ = ["Board", "Engine", "ENGINES", "READ_ONLY_ENGINES", "can_post", "engine_topic_id",
+           "detect_engine", "engine_of", "open_board",
+           "engine_of_url", "engine_named", "board_for_url", "topic_key", "topic_id_of",
+           "topic_post_url", "topic_url_problem", "web_address_problem", "TOPIC_URL_EXAMPLE",
+           "TOPIC_URL_SHAPE", "POST_LIMIT_HINT", "forum_id_of", "post_id_shape",
+           "pm_source_name", "client_for_topic", "parse_saved_topic",
+           "quote_links"]
 
 
 @runtime_checkable
@@ -220,6 +229,19 @@ def engine_of_url(url: str) -> Engine | None:
     return None
 
 
+def engine_named(configured: str | None, urls: Iterable[str | None]) -> Engine | None:
+    """The engine a game names without asking its board: ``[forum] engine`` when it is one,
+    else the first of ``urls`` whose shape names one (a topic's or a forum's address); None
+    when none does (then only the board's front page can tell, ``engine_of``)."""
+    if configured in ENGINES:
+        return configured
+    for url in urls:
+        found = engine_of_url(url) if url else None
+        if found is not None:
+            return found
+    return None
+
+
 def topic_key(url: str) -> str:
     """The store's name of a topic from any address of its pages (``Board.topic_key`` of
     the engine the address names; an address of neither shape is phpBB's error line)."""
@@ -227,6 +249,66 @@ def topic_key(url: str) -> str:
     if engine == "mybbru":
         return mybbru_topic_key(url)
     return smf_topic_key(url) if engine == "smf" else phpbb_topic_key(url)
+
+
+def topic_post_url(topic: str, post_id: int) -> str:
+    """A post's permanent link on the board of the topic at ``topic`` (the engine its
+    address names), for what has a topic's address and no ``Board``."""
+    return post_link(topic_root(topic), post_id)
+
+
+# the hint for ``[forum] max_post_chars``: where the board keeps its own limit
+POST_LIMIT_HINT = ("the board's own limit: phpBB's ACP, Posting settings, «Maximum characters "
+                   "per post» (60000 by default)")
+
+# what the host is shown as an example of a topic's address (phpBB's, the first engine)
+TOPIC_URL_EXAMPLE = "https://forum.example.org/viewtopic.php?t=123"
+TOPIC_URL_SHAPE = "viewtopic.php?t=…"
+
+
+
+def post_id_shape(lang: str = "en") -> str:
+    """Where the host reads a post's number, for a hint: ``viewtopic.php?p=ID``."""
+    return "viewtopic.php?p=НОМЕР" if lang == "ru" else "viewtopic.php?p=ID"
+
+
+_NOT_WEB = {"en": ("not a forum address: {url!r}",
+                   "give the topic's full URL, e.g. " + TOPIC_URL_EXAMPLE),
+            "ru": ("это не адрес на форуме: {url!r}",
+                   "нужен полный адрес темы, например " + TOPIC_URL_EXAMPLE)}
+_NOT_TOPIC = {"en": ("not a phpBB topic address: {url!r}",
+                     "copy the topic's link: .../viewtopic.php?t=123 (or ?f=2&t=123; "
+                     "SMF: .../index.php?topic=123.0; mybb.ru: .../viewtopic.php?id=123)"),
+              "ru": ("это не адрес темы phpBB: {url!r}",
+                     "скопируйте ссылку на тему: .../viewtopic.php?t=123 или ?f=2&t=123; "
+                     "SMF: .../index.php?topic=123.0; mybb.ru: .../viewtopic.php?id=123")}
+
+
+def web_address_problem(url: str, lang: str = "en") -> tuple[str, str] | None:
+    """(the problem, the hint) in ``lang`` ("ru" or English) when ``url`` is not an http(s)
+    address with a host; None when it is one."""
+    parts = urlsplit(url.strip())
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return None
+    msg, hint = _NOT_WEB["ru" if lang == "ru" else "en"]
+    return msg.format(url=url), hint
+
+
+def topic_url_problem(url: str, lang: str = "en", *,
+                      engine: str | None = None) -> tuple[str, str] | None:
+    """(the problem, the hint) in ``lang`` ("ru" or English) when ``url`` is not the address
+    of a topic of an engine scraper-mod reads (phpBB's ``…/viewtopic.php?t=123``, SMF's
+    ``…/index.php?topic=123.0``, mybb.ru's ``…/viewtopic.php?id=123``), read as ``engine``'s
+    when the game file names it (a mybb.ru board on its own domain has no family host to tell
+    it by); None when it is one."""
+    problem = web_address_problem(url, lang)
+    if problem is not None:
+        return problem
+    url = url.strip()
+    if engine_topic_id(engine or engine_of_url(url), url) is not None:
+        return None
+    msg, hint = _NOT_TOPIC["ru" if lang == "ru" else "en"]
+    return msg.format(url=url), hint
 
 
 def topic_id_of(url: str) -> int | None:
@@ -242,7 +324,9 @@ def engine_topic_id(engine: str | None, url: str) -> int | None:
     file: a mybb.ru board on its own domain has no family host to tell it by), else None."""
     if engine == "mybbru":
         return mybbru_topic_id(url)
-    return topic_id_of(url)
+    if engine == "smf":
+        return smf_topic_id(url)
+    return phpbb_topic_id(url)
 
 
 def forum_id_of(url: str) -> int | None:
@@ -251,6 +335,11 @@ def forum_id_of(url: str) -> int | None:
     if engine == "mybbru":
         return mybbru_forum_id(url)
     return smf_board_id(url) if engine == "smf" else phpbb_forum_id(url)
+
+
+def pm_source_name(engine: str, base_url: str) -> str:
+    """The name of the forum-PM move source of a board: ``<engine>_pm:<board's address>``."""
+    return f"{engine}_pm:{base_url.rstrip('/')}"
 
 
 def pm_engine_of(source: str) -> Engine | None:
@@ -267,6 +356,27 @@ def parse_stored_pm(source: str, body: bytes, *, key: str, received_at: datetime
         return parse_smf_pm(body, msg_id=int(tail) if tail.isdigit() else 0, url=key,
                             fetched_at=received_at, board_tz=board_tz)
     return parse_pm_view(body, url=key, fetched_at=received_at, board_tz=board_tz)
+
+
+def quote_links(engine: str | None) -> dict[str, str]:
+    """The board's own addresses inside a rendered post on ``engine`` (posts/bbcode.py's
+    ``links``); the preview shows phpBB's page when the engine is not known."""
+    return dict(SMF_PAGE_LINKS if engine == "smf" else PHPBB_PAGE_LINKS)
+
+
+def client_for_topic(url: str, *, username: str | None = None, min_delay: float = 1.0
+                     ) -> ForumClient:
+    """A client for the board of the topic at ``url`` (its root, by the engine its address
+    names), for reading one topic without a game."""
+    root = topic_root(url)
+    return ForumClient(base_url=root.removesuffix("index.php?") if root else url,
+                       username=username, min_delay=min_delay)
+
+
+def parse_saved_topic(path: str | Path, *, fetched_at: datetime | None = None,
+                      board_tz: tzinfo | None = None) -> TopicPage:
+    """A topic page saved from the board (``scraper-mod posts FILE``), parsed."""
+    return parse_topic_file(path, fetched_at=fetched_at, board_tz=board_tz)
 
 
 def board_for_url(client: ForumClient, url: str, *, board_tz: tzinfo = MOSCOW,

@@ -16,12 +16,19 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any, NoReturn
-from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import ConfigError, RulesError
 from ..forum.client import MAX_PAGE_SIZE, PAGE_TIME_LIMIT, REQUEST_TIME_LIMIT
-from ..forum.engine import ENGINES, READ_ONLY_ENGINES, engine_of_url, engine_topic_id
+from ..forum.engine import (
+    ENGINES,
+    POST_LIMIT_HINT,
+    READ_ONLY_ENGINES,
+    TOPIC_URL_EXAMPLE,
+    topic_url_problem,
+    web_address_problem,
+)
+from ..forum.gameboard import OLD_PM_SOURCE
 from ..moves.capped import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE
 from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
@@ -51,14 +58,14 @@ class DaySpec:
 class ForumConfig:
     url: str | None = None
     username: str | None = None
-    engine: str | None = None     # "phpbb" | "smf"; None: told from the board's front page
+    engine: str | None = None     # forum.engine.ENGINES; None: told from the board's front page
     min_delay: float = 1.0        # seconds between two requests to the board
     full_scan_delay: float = 0.5  # the same during the once-a-day full re-scan at the deadline
     timeout: float = 30.0
     retries: int = 4
-    forum: str | None = None      # viewforum URL where new day topics appear
+    forum: str | None = None      # the forum's URL where new day topics appear
     title_pattern: str = r"День\s*{n}\b|Day\s*{n}\b"
-    max_post_chars: int = 60000   # the board's limit (phpBB's default); a longer post is split
+    max_post_chars: int = 60000   # the board's limit (its default); a longer post is split
     max_page_size: int = MAX_PAGE_SIZE            # bytes read of one page at most
     request_time_limit: float = REQUEST_TIME_LIMIT   # seconds for a request, body included
     page_time_limit: float = PAGE_TIME_LIMIT      # seconds for a page, retries included
@@ -217,23 +224,15 @@ def _read_capped(path: Path) -> bytes:
 
 
 def _check_url(r: "_Reader", key: str, url: str, *, topic: bool = False) -> None:
-    """An http(s) address with a host; for a day's topic, phpBB's ``viewtopic.php?t=N`` or
-    SMF's ``index.php?topic=N.0``."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    """An http(s) address with a host; for a day's topic, the address of a topic on an
+    engine scraper-mod reads (``forum.engine.topic_url_problem``)."""
+    if web_address_problem(url) is not None:
         r.fail(key, f"not a web address: {url!r}",
-               hint="give the full URL, e.g. https://forum.example.org/"
-                    + ("viewtopic.php?t=123" if topic else ""))
-    engine = r.engine or engine_of_url(url.strip())
-    if topic and engine == "mybbru" and engine_topic_id("mybbru", url.strip()) is None:
-        r.fail(key, f"not a mybb.ru topic address: {url!r}",
-               hint="copy the topic's link from the board: .../viewtopic.php?id=123")
-    if topic and not (engine in ("smf", "mybbru") and engine_topic_id(engine, url.strip())) and (
-            not parts.path.endswith("viewtopic.php")
-            or not "".join(parse_qs(parts.query).get("t", [])).isdigit()):
-        r.fail(key, f"not a phpBB topic address: {url!r}",
-               hint="copy the topic's link from the board: .../viewtopic.php?t=123 "
-                    "(SMF: .../index.php?topic=123.0)")
+               hint="give the full URL, e.g. "
+                    + (TOPIC_URL_EXAMPLE if topic else "https://forum.example.org/"))
+    problem = topic_url_problem(url, engine=r.engine) if topic else None
+    if problem is not None:
+        r.fail(key, problem[0], hint=problem[1])
 
 
 def _check_read_only(r: "_Reader", engine: str, moves: "MovesConfig", pub: "PublishConfig",
@@ -604,8 +603,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
     if forum.max_post_chars and not MIN_POST_CHARS <= forum.max_post_chars <= 10_000_000:
         r.fail("forum.max_post_chars", f"must be 0 (no limit) or from {MIN_POST_CHARS} to "
                f"10000000 characters, not {forum.max_post_chars!r}",
-               hint="the board's own limit: phpBB's ACP, Posting settings, «Maximum "
-                    "characters per post» (60000 by default)")
+               hint=POST_LIMIT_HINT)
     _check_limits(r, forum, "forum.", sizes=("max_page_size",),
                   seconds=("request_time_limit", "page_time_limit"))
     try:
@@ -614,7 +612,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
         r.fail("forum.title_pattern", f"not a valid regular expression: {e}")
 
     moves = _typed_table(r, MovesConfig, r.table(data, "moves"), "moves.")
-    if moves.source not in (None, "maildir", "imap", "queue", "forum_pm", "phpbb_pm"):
+    if moves.source not in (None, "maildir", "imap", "queue", "forum_pm", OLD_PM_SOURCE):
         r.fail("moves.source", f"must be maildir, imap, queue or forum_pm, not {moves.source!r}")
     if moves.smtp_security not in ("ssl", "starttls", "none"):
         r.fail("moves.smtp_security", "must be ssl, starttls or none")

@@ -11,25 +11,36 @@ import stat
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterator
+from types import TracebackType
+from typing import Any, Callable, Iterator
 
 from ..clock import Clock, SystemClock
-from ..errors import StorageError
+from ..errors import ConfigError, StorageError
 from ..forum.client import ForumClient
+from ..forum.engine import Board, board_for_url, engine_named, quote_links
+from ..forum.gameboard import board_for, client_for
 from ..rules.calendar import Calendar
 from ..rules.deal import effective_duty, effective_players, effective_random_list
 from ..rules.state import GameState, initial_state
 from ..store import BACKUPS_DIR, Store
 from .config import Game, load_game
 
+MEMO_SIZE = 1024       # values a game remembers at most (``GameContext.memo``)
+
 
 @dataclass(eq=False)
 class GameContext:
     """One open game, and what the game keeps while it is open (one object per game, made
-    by ``open_game`` and passed down; nothing of a game is kept anywhere else):
+    by ``open_game`` and passed down; nothing of a game is kept anywhere else). A context
+    manager: ``with open_game(folder) as ctx:`` closes the game (its store) at the end.
 
-    - ``client``: the game's one board session (``forum.connect.game_client`` makes it on
-      first use), shared by the topic reader, the phpBB PM move source and the writer;
+    - ``client``: the game's one board session (made on first use from ``[forum]``, by
+      forum/gameboard.py), shared by the topic reader, the PM move source and the writer;
+    - ``board``: the game's one ``Board`` on that client, opened once with the engine the game
+      file names (or its addresses, or, once, the board's front page); every read and write of
+      the game goes through it, and every link to a post is its ``post_url``;
+    - ``memo``: what the game derives from its own values and keeps while it is open (the
+      name index of a list of names, the move matcher of a list of players: ``remember``);
     - ``letters``: each stored message as read (``moves/intake.py``), so a poll that brings
       one new letter decodes one."""
 
@@ -39,6 +50,93 @@ class GameContext:
     client: ForumClient | None = field(default=None, repr=False)
     boards: dict[Any, Any] = field(default_factory=dict, repr=False)   # game/connect.py
     letters: dict[int, tuple[Any, Any]] = field(default_factory=dict, repr=False)
+    memo: dict[Any, Any] = field(default_factory=dict, repr=False)
+    _board: Board | None = field(default=None, repr=False)
+
+    def remember(self, key: Any, make: Callable[[], Any]) -> Any:
+        """``make()``, made once per ``key`` while the game is open (``memo``)."""
+        if key not in self.memo:
+            if len(self.memo) >= MEMO_SIZE:
+                self.memo.clear()
+            self.memo[key] = make()
+        return self.memo[key]
+
+    def __enter__(self) -> GameContext:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    def board_addresses(self, *more: str | None) -> list[str | None]:
+        """The board addresses the game names (its forum, its topics), which tell its engine
+        without asking the board."""
+        g = self.game
+        topics = list(self.store.get("day_topics", {}).values())
+        return [*more, g.forum.forum, *(d.topic for d in g.days), *topics,
+                g.publish.results_topic, g.publish.results_forum]
+
+    def forum_client(self) -> ForumClient:
+        """The game's one client (made on first use from ``[forum]``); a ConfigError naming
+        ``[forum] url`` when the game names no board."""
+        if not self.game.forum.url:
+            raise ConfigError("no [forum] url: the daemon has no board to read",
+                              path=str(self.game.path), key="forum.url",
+                              hint='e.g. url = "https://forum.example.org/"')
+        if self.client is None:
+            self.client = client_for(self.game.forum, self.clock)
+        return self.client
+
+    def topic_client(self, topic: str) -> ForumClient:
+        """The client that reads ``topic``: the game's, else (no ``[forum] url``) one for the
+        topic's board, made once and kept on the context."""
+        if self.game.forum.url:
+            return self.forum_client()
+        key = ("client", topic)
+        if key not in self.boards:
+            self.boards[key] = client_for(self.game.forum, self.clock, topic_url=topic)
+        return self.boards[key]
+
+    @property
+    def board(self) -> Board:
+        """The game's one ``Board`` (opened on first use, see the class)."""
+        return self.open_board()
+
+    def open_board(self, *hints: str | None) -> Board:
+        """The game's one ``Board``, opened on first use; ``hints``: more addresses of the
+        game's board that may tell its engine without a request (a day's topic)."""
+        if self._board is None:
+            self._board = board_for(self.game.forum, self.forum_client(),
+                                    board_tz=self.game.timezone,
+                                    moves_source=self.game.moves.source,
+                                    addresses=self.board_addresses(*hints))
+        return self._board
+
+    def quote_links(self) -> dict[str, str]:
+        """The board's own addresses inside a rendered post (posts/bbcode.py's ``links``),
+        for the engine the game names (no request)."""
+        if self._board is not None:
+            return quote_links(self._board.engine)
+        return quote_links(engine_named(self.game.forum.engine, self.board_addresses()))
+
+    def topic_board(self, topic: str) -> Board:
+        """The ``Board`` that reads ``topic``: the game's, else (no ``[forum] url``) the
+        board of the topic's address, opened once and kept on the context."""
+        if self.game.forum.url:
+            return self.open_board(topic)
+        key = ("topic", topic)
+        if key not in self.boards:
+            self.boards[key] = board_for_url(self.topic_client(topic), topic,
+                                             board_tz=self.game.timezone,
+                                             engine=self.game.forum.engine)
+        return self.boards[key]
+
+    def post_links(self, topic: str | None = None) -> Callable[[int], str] | None:
+        """A post's permanent link on the game's board (its ``Board.post_url``): the board
+        of ``[forum] url``, else the board of ``topic``; None when the game names neither."""
+        if self.game.forum.url:
+            return self.open_board(topic).post_url
+        return self.topic_board(topic).post_url if topic else None
 
     def now(self) -> datetime:
         return self.clock.now()

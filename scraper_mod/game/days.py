@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
-from urllib.parse import parse_qs, urlsplit
 
 from ..errors import ConfigError, RulesError, ScraperModError
-from ..forum.engine import engine_of_url, engine_topic_id
+from ..forum.engine import topic_url_problem
 from ..forum.poller import canonical_topic_url
 from .context import GameContext
 from .timearg import parse_time_arg
@@ -34,25 +33,14 @@ def check_day(n: int) -> None:
 
 
 def check_topic_url(url: str, engine: str | None = None) -> None:
-    """A phpBB topic address (``.../viewtopic.php?t=123``) or an SMF one
-    (``.../index.php?topic=123.0``), or a ConfigError saying what to give instead."""
-    parts = urlsplit(url)
-    q = parse_qs(parts.query)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"not a forum address: {url!r}",
-                          hint="give the topic's full URL, e.g. "
-                               "https://forum.example.org/viewtopic.php?t=123",
-                          ru=f"это не адрес на форуме: {url!r} (нужен полный адрес темы, "
-                             "например https://forum.example.org/viewtopic.php?t=123)")
-    named = engine or engine_of_url(url)
-    if named in ("smf", "mybbru") and engine_topic_id(named, url) is not None:
-        return          # SMF's .../index.php?topic=123.0, mybb.ru's .../viewtopic.php?id=123
-    if "viewtopic.php" not in parts.path or not "".join(q.get("t", [])).isdigit():
-        raise ConfigError(f"not a phpBB topic address: {url!r}",
-                          hint="copy the topic's link: .../viewtopic.php?t=123 "
-                               "(or ?f=2&t=123)",
-                          ru=f"это не адрес темы phpBB: {url!r} (скопируйте ссылку на тему: "
-                             ".../viewtopic.php?t=123 или ?f=2&t=123)")
+    """A topic's address on an engine scraper-mod reads (the engine's package says which
+    addresses are: ``forum.engine.topic_url_problem``; ``engine`` as the game file names it),
+    or a ConfigError saying what to give instead, in English and in Russian."""
+    problem = topic_url_problem(url, engine=engine)
+    if problem is not None:
+        msg, hint = problem
+        ru_msg, ru_hint = topic_url_problem(url, "ru", engine=engine) or problem
+        raise ConfigError(msg, hint=hint, ru=f"{ru_msg} ({ru_hint})")
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from scraper_mod.forum.phpbb.links import post_link
-
 from ..errors import MailboxError, ScraperModError
 from ..forum.model import Post
 from ..forum.poller import canonical_topic_url, stored_posts
@@ -53,7 +51,7 @@ from .nightmoves import awaiting_moves
 from .publish import AUTO_RETRY_SECONDS, Item, Outcome, game_id, publish_items
 from .slotbook import load_book
 from .smtp import send_mail
-from .tally import board_root, tally_day
+from .tally import tally_day
 from .wording import Formatter
 
 log = logging.getLogger(__name__)
@@ -284,13 +282,11 @@ def _count(ctx: GameContext, day: int, *, key: str | None, at: datetime) -> list
         waiting = pending_requests(ctx, day)        # as the read left them
         if key is None and not waiting:
             return out
-        board = board_root(ctx, ctx.topic_for_day(day))
         # one entry per requester (his first request), however many posts he wrote
         first: dict[str, int] = {}
         for pid, a in waiting:
             first.setdefault(a, pid)
-        requests = [{"nick": a, "url": post_link(board, pid) if board else ""}
-                    for a, pid in first.items()]
+        requests = [{"nick": a, "url": t.link(pid) or ""} for a, pid in first.items()]
         zone = _zone(ctx, at)
         hm = at.astimezone(ctx.game.timezone).strftime("%H:%M")
         lang = _lang(ctx)
@@ -502,7 +498,6 @@ def alert_new_problems(ctx: GameContext, day: int) -> None:
     new: list[str] = []
     if ctx.topic_for_day(day) and deadline - timedelta(hours=1) <= now < deadline:
         t = tally_day(ctx, day)
-        board = board_root(ctx, ctx.topic_for_day(day))
         for r in t.rejected:
             if r.reason not in ("ambiguous_name", "not_a_player", "two_players"):
                 continue
@@ -512,7 +507,7 @@ def alert_new_problems(ctx: GameContext, day: int) -> None:
             # what the player wrote reaches the host's PM inert (no live BBCode)
             alert(ctx, "vote", f"day {day}: post {r.post_id} by {inert(r.author)}: "
                   f"{r.reason.replace('_', ' ')}: {inert(r.text[:80])!r}",
-                  link=post_link(board, r.post_id) if board else None, day=day)
+                  link=t.link(r.post_id), day=day)
     own = {x.casefold() for x in (ctx.game.host, ctx.game.forum.username,
                                   ctx.game.publish.alert_to) if x}
     for m in day_moves(ctx, day):

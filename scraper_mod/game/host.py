@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import ConfigError, RulesError, ScraperModError
+from ..forum.engine import post_id_shape
 from ..forum.poller import canonical_topic_url
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
@@ -169,10 +170,10 @@ def _post_day(ctx: GameContext, post_id: int) -> int:
         if topic and post_id in ctx.store.known_post_ids(canonical_topic_url(topic)):
             return day
     raise RulesError(f"post {post_id} is in no day's topic of this game (as stored)",
-                     hint="check the post id (viewtopic.php?p=ID), or poll the day first: "
+                     hint=f"check the post id ({post_id_shape()}), or poll the day first: "
                           f"scraper-mod poll {ctx.game.folder}",
                      ru=f"поста {post_id} нет ни в одной теме дня этой игры (проверьте номер: "
-                        f"viewtopic.php?p=НОМЕР, или сначала scraper-mod poll "
+                        f"{post_id_shape('ru')}, или сначала scraper-mod poll "
                         f"{ctx.game.folder})")
 
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Callable
 
-from scraper_mod.forum.phpbb.links import post_link
-
 from ..rules.house import HOUSE_REASONS
 from ..rules.model import Vote
 
@@ -56,13 +54,13 @@ def house_lines(t: "DayTally", lang: str) -> list[str]:
 
 
 def majority_view(m: Vote | None, local: Callable[[datetime], datetime],
-                  board: str) -> dict | None:
+                  link: Callable[[int | None], str | None]) -> dict | None:
     """R2.15 for the templates: who, when (game time), the post and its link."""
     if m is None:
         return None
     return {"target": m.target, "voter": m.voter, "post_id": m.post_id,
             "hm": local(m.at).strftime("%H:%M"), "day": local(m.at).strftime("%d.%m"),
-            "url": post_link(board, m.post_id) if board else None}
+            "url": link(m.post_id)}
 
 
 def newspaper_house(t: "DayTally") -> dict:
@@ -70,13 +68,13 @@ def newspaper_house(t: "DayTally") -> dict:
     time the tie's winner reached his count; empty by default."""
     local = lambda at: at.astimezone(t.tz)  # noqa: E731
     out: dict = {}
-    m = majority_view(t.tally.majority, local, t.board)
+    m = majority_view(t.tally.majority, local, t.link)
     if m is not None:
         out["majority"] = m
     if t.lynch is not None and t.lynch.earliest is not None:
         out["earliest"] = local(t.lynch.earliest).strftime("%H:%M")
     refused = [{"author": r.author, "reason": r.reason, "post_id": r.post_id,
-                "url": post_link(t.board, r.post_id) if t.board else None}
+                "url": t.link(r.post_id)}
                for r in t.tally.rejected if r.reason in HOUSE_REASONS]
     if refused:    # R2.13-R2.15: each vote the house rules did not count, with its post
         out["refused"] = refused

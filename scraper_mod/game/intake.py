@@ -19,18 +19,16 @@ from __future__ import annotations
 import logging
 import smtplib
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
-from functools import lru_cache
+from datetime import datetime, timedelta, timezone, tzinfo
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from ..errors import ForumError, MailboxError, ScraperModError, size_text
 from ..forum.engine import parse_stored_pm, pm_engine_of
 from ..moves.capped import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE, TOO_LARGE_EVENT
 from ..moves.grammar import Matcher, Words, parse_moves, text_has_code
 from ..moves.mail import decode_message, read_sender
-from ..moves.sources import FetchReport, MoveSource
+from ..moves.sources import PM_READ_EVENT, FetchReport, MoveSource
 from ..moves.targets import matcher_for
 from ..posts.bbcode import inert
 from ..posts.dayfolder import write_atomic
@@ -43,7 +41,6 @@ from ..rules.night import NightOrders
 from ..rules.roles import is_r14, kinds_dealt, move_words
 from ..rules.state import GameState, stored_state_json, with_named_duty
 from ..store import StoredMessage
-from .connect import game_client
 from .context import GameContext
 from .movesource import source_for
 from .slotbook import load_book, resolve_view, slot_users
@@ -98,15 +95,21 @@ class IntakeReport:
 # -- reading stored messages --------------------------------------------------------------------
 
 def read_letter(msg: StoredMessage, *, too_large: dict | None = None,
-                max_size: int = MAX_MESSAGE_SIZE) -> Letter:
+                max_size: int = MAX_MESSAGE_SIZE, pm: dict | None = None,
+                board_tz: tzinfo | None = None) -> Letter:
     """Decode one stored message (mail, a queue file, or a forum PM's page).
 
     ``too_large``: the ``message_too_large`` event of a message stored in part (over the
     size limit at its source); ``max_size``: the limit for a PM's text. A message that cannot
     be read keeps the From address of its header block (``read_sender``), so the sender is
-    answered."""
+    answered. A PM: ``pm`` is what the board's adapter read when it fetched it (its
+    ``PM_READ_EVENT``: the page is not parsed again); a PM stored without it is read from its
+    page in ``board_tz``, the board's zone (the game's)."""
     if pm_engine_of(msg.source) is not None:
-        return _read_pm(msg, max_size)
+        if pm is not None and "text" in pm:
+            return _pm_letter(msg, pm.get("author"), pm.get("subject") or "", pm["text"],
+                              max_size, pm.get("author_id"))
+        return _read_pm(msg, max_size, board_tz)
     if too_large is not None:
         return Letter(msg.id, msg.received_at, read_sender(msg.raw), "mail", None, "", "",
                       problem=f"unreadable: {too_large.get('size')} bytes, over the message "
@@ -121,21 +124,26 @@ def read_letter(msg: StoredMessage, *, too_large: dict | None = None,
                   mail.subject, mail.full_text, defects=mail.defects)
 
 
-def _read_pm(msg: StoredMessage, max_size: int = MAX_MESSAGE_SIZE) -> Letter:
+def _read_pm(msg: StoredMessage, max_size: int = MAX_MESSAGE_SIZE,
+             board_tz: tzinfo | None = None) -> Letter:
     try:
         pm = parse_stored_pm(msg.source, msg.raw, key=msg.key, received_at=msg.received_at,
-                             board_tz=ZoneInfo("Europe/Moscow"))
+                             **({"board_tz": board_tz} if board_tz is not None else {}))
     except ForumError as e:
         return Letter(msg.id, msg.received_at, None, "pm", None, "", "",
                       problem=f"unreadable: {e.message}")
-    subject = pm.subject or ""
-    text = f"{subject}\n{pm.text}" if subject else pm.text
+    return _pm_letter(msg, pm.author, pm.subject or "", pm.text, max_size, pm.author_id)
+
+
+def _pm_letter(msg: StoredMessage, author: str | None, subject: str, body: str,
+               max_size: int, sender_id: int | None = None) -> Letter:
+    text = f"{subject}\n{body}" if subject else body
     if len(text.encode("utf-8")) > max_size:
-        return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, "",
+        return Letter(msg.id, msg.received_at, author, "pm", None, subject, "",
                       problem=f"unreadable: the PM's text is over the message size limit of "
-                              f"{max_size}", limit="size", sender_id=pm.author_id)
-    return Letter(msg.id, msg.received_at, pm.author, "pm", None, subject, text,
-                  sender_id=pm.author_id)
+                              f"{max_size}", limit="size", sender_id=sender_id)
+    return Letter(msg.id, msg.received_at, author, "pm", None, subject, text,
+                  sender_id=sender_id)
 
 
 def requests_from_letter(letter: Letter, players: tuple[Player, ...], match: Matcher, *,
@@ -203,18 +211,19 @@ def message_day(calendar: Calendar, received_at: datetime) -> int:
 
 
 def _read_once(ctx: GameContext, head: tuple, too_large: dict | None,
-               max_size: int) -> Letter | None:
+               max_size: int, pm: dict | None = None) -> Letter | None:
     """The letter of the stored message ``head`` (``Store.message_heads``), read once per game
     (``GameContext.letters``): a stored message never changes, so one read with the same
     head and limits reads the same. None when it is no longer in the store."""
-    how = (head, too_large, max_size)
+    how = (head, too_large, max_size, pm is not None)
     hit = ctx.letters.get(head[0])
     if hit is not None and hit[0] == how:
         return hit[1]
     msg = ctx.store.message(head[0])
     if msg is None:
         return None
-    letter = read_letter(msg, too_large=too_large, max_size=max_size)
+    letter = read_letter(msg, too_large=too_large, max_size=max_size, pm=pm,
+                         board_tz=ctx.game.timezone)
     ctx.letters[head[0]] = (how, letter)
     return letter
 
@@ -229,10 +238,12 @@ def _letters(ctx: GameContext, *, as_of: datetime | None = None) -> tuple[list[L
     too_large = {d.get("message"): d for _, _, d in store.events(TOO_LARGE_EVENT)}
     max_size = ctx.game.moves.max_message_size
     account = (ctx.game.forum.username or "").strip().casefold()
+    # the PMs as the board's adapter read them when they were fetched (read once)
+    pms = {d.get("message"): d for _, _, d in store.events(PM_READ_EVENT)}
     for head in store.message_heads():
         if as_of is not None and head[3] > as_of:
             continue
-        letter = _read_once(ctx, head, too_large.get(head[0]), max_size)
+        letter = _read_once(ctx, head, too_large.get(head[0]), max_size, pms.get(head[0]))
         if letter is None:
             continue
         if letter.via == "pm" and account and (letter.sender or "").strip().casefold() == \
@@ -292,7 +303,7 @@ def day_requests(ctx: GameContext, day: int, *, as_of: datetime | None = None) -
             continue  # not this day's (message_day would say so, more slowly)
         if message_day(cal, letter.received_at) == day:
             players = slot_users(ctx, book, at=letter.received_at)
-            out.extend(requests_from_letter(letter, players, _matcher(players),
+            out.extend(requests_from_letter(letter, players, _matcher(ctx, players),
                                             max_moves=ctx.game.moves.max_moves_per_message,
                                             words=words))
     return out
@@ -314,17 +325,12 @@ def _day_window(cal, day: int) -> tuple[datetime, datetime] | None:
         return None
 
 
-def _matcher(players):
-    """``matcher_for(players)``, built once per player list (it only reads them)."""
+def _matcher(ctx: GameContext, players: tuple[Player, ...]) -> Matcher:
+    """``matcher_for(players)``, built once per player list while the game is open."""
     try:
-        return _cached_matcher(tuple(players))
+        return ctx.remember(("matcher", tuple(players)), lambda: matcher_for(players))
     except TypeError:  # unhashable players: build it
         return matcher_for(players)
-
-
-@lru_cache(maxsize=1024)
-def _cached_matcher(players: tuple) -> object:
-    return matcher_for(players)
 
 
 def day_moves(ctx: GameContext, day: int, *, as_of: datetime | None = None,
@@ -355,7 +361,7 @@ def day_orders(ctx: GameContext, day: int, *, as_of: datetime | None = None,
 def poll_moves(ctx: GameContext, *, source: MoveSource | None = None,
                send: bool = True) -> IntakeReport:
     """Fetch new messages into the store, judge each, write (and send) its answer."""
-    source = source or source_for(ctx.game, client_factory=lambda: game_client(ctx))
+    source = source or source_for(ctx.game, board_factory=lambda: ctx.board)
     now = ctx.now()
     try:
         fetch = source.fetch_new(ctx.store, now=now)
@@ -463,8 +469,8 @@ class _DayJudge:
         if letter.message_id not in self._requests:
             players = slot_users(self.ctx, self.book, at=letter.received_at)     # R10, R2.3
             self._requests[letter.message_id] = _letter_requests(
-                letter, players, _matcher(players), self.ctx.game.moves.max_moves_per_message,
-                self.words)
+                letter, players, _matcher(self.ctx, players),
+                self.ctx.game.moves.max_moves_per_message, self.words)
         return self._requests[letter.message_id]
 
     def moves(self, day: int, *, as_of: datetime) -> list[Move]:

@@ -1,6 +1,6 @@
 """The move source a game's ``[moves]`` names (``source_for``): a Maildir or queue folder under
-the game folder, an IMAP mailbox, or the host's phpBB private messages over the game's board
-client. The sources themselves are ``moves/``'s; this is where the game file picks one.
+the game folder, an IMAP mailbox, or the host's private messages on the game's board (through
+its ``Board``). The sources themselves are ``moves/``'s; this is where the game file picks one.
 """
 
 from __future__ import annotations
@@ -11,13 +11,15 @@ from typing import Callable, cast
 
 from ..errors import ConfigError, MailboxError
 from ..forum.client import ForumClient
+from ..forum.engine import Board
+from ..forum.gameboard import OLD_PM_SOURCE
 from ..moves.sources import ForumPmSource, ImapSource, MaildirSource, MoveSource, QueueSource
 from .config import Game
-from .connect import client_for_game, game_engine
+from .connect import client_for_game, open_game_board
 
 __all__ = ["FORUM_PM", "game_since", "source_for"]
 
-FORUM_PM = ("forum_pm", "phpbb_pm")     # the board's PMs; "phpbb_pm" is the old name
+FORUM_PM = ("forum_pm", OLD_PM_SOURCE)     # the board's PMs, and their old name
 
 
 def game_since(game: Game) -> datetime:
@@ -28,8 +30,11 @@ def game_since(game: Game) -> datetime:
 
 
 def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None = None,
-               ssl_context: ssl.SSLContext | None = None) -> MoveSource:
-    """The move source configured in a game's ``[moves]``."""
+               ssl_context: ssl.SSLContext | None = None,
+               board_factory: Callable[[], Board] | None = None) -> MoveSource:
+    """The move source configured in a game's ``[moves]``; the board's PMs through the
+    game's ``Board`` (``board_factory``: the game context's), else one opened on
+    ``client_factory``'s client."""
     m = game.moves
     if m.source is None:
         raise ConfigError("no move source configured", path=str(game.path), key="moves.source",
@@ -48,7 +53,10 @@ def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None =
         if not game.forum.url:
             raise ConfigError("the PM source needs the board", path=str(game.path),
                               key="forum.url")
-        client = client_factory() if client_factory is not None else client_for_game(game)
-        return ForumPmSource(client, game.forum.url, board_tz=game.timezone, since=since,
-                             engine=game_engine(game, client))
+        if board_factory is not None:
+            board = board_factory()
+        else:
+            client = client_factory() if client_factory is not None else client_for_game(game)
+            board = open_game_board(game, client)
+        return ForumPmSource(board, game.forum.url, since=since)
     raise MailboxError(f"unknown move source {m.source!r}")

@@ -1,8 +1,8 @@
 """Publishing a day on the board (RULES R12): the newspaper, the next day's start, the PMs.
 
 ``publish_day(ctx, day)`` reads ``out/day-N/`` (what ``resolve`` wrote) and posts what the
-board does not have yet, through the board's engine (``forum/engine.py``'s ``Board``: phpBB
-or SMF). Never twice (R12.2): each publication
+board does not have yet, through the board's engine (``forum/engine.py``'s ``Board``, any
+engine). Never twice (R12.2): each publication
 has an identity (game, day, kind, recipient) and is recorded in the store as ``intended``
 before its request and as ``done`` (with the post or PM id) after it. A publication found
 ``intended`` (a crash between the two) is first looked for on the board (the account's own
@@ -33,6 +33,7 @@ from ..posts.limits import part_number
 from ..rules.deal import safe_filename
 from .connect import game_board
 from .context import GameContext
+from .movesource import FORUM_PM
 from .publock import publishing
 from .slotbook import slot_users
 
@@ -157,7 +158,7 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
             items.append(Item(day, "pm", nick, nick, f.read_text(encoding="utf-8"),
                               subject=f"{g.title}: день {day}" if g.language == "ru" else
                               f"{g.title}: day {day}", source=str(f)))
-    if pub.private_messages and g.moves.source in ("forum_pm", "phpbb_pm"):
+    if pub.private_messages and g.moves.source in FORUM_PM:
         items += _move_answers(ctx, day)
     if pub.lock_day_topic and ctx.topic_for_day(day):
         items.append(Item(day, "lock", f"day-{day}", cast(str, ctx.topic_for_day(day)), ""))
@@ -316,10 +317,8 @@ def _post(ctx: GameContext, board: Board, item: Item) -> tuple[int | None, str |
 
 
 def _member_id(ctx: GameContext, board: Board, nick: str) -> int | None:
-    """The forum member id a PM to ``nick`` goes to on a board where display names change
-    (SMF): the player's ``forum_id`` from the game file; None elsewhere."""
-    if getattr(board, "engine", "") != "smf":
-        return None
+    """The forum member id a PM to ``nick`` goes to (the player's ``forum_id`` from the game
+    file, else None): a board whose display names change sends by it, the others by the nick."""
     return next((p.forum_id for p in ctx.game.players
                  if p.nick == nick and p.forum_id is not None), None)
 

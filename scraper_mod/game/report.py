@@ -10,8 +10,7 @@ from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping
 from zoneinfo import ZoneInfo
 
-from scraper_mod.forum.phpbb.links import post_link, topic_root
-
+from ..forum.engine import topic_post_url
 from ..posts.render import bbcode_inert
 from ..rules.model import DayResult, Move, Role, RuleOptions, Vote
 from ..rules.randomlist import commitment_text
@@ -70,7 +69,7 @@ class RandomReveal:
 
 
 def code_inert(value: object) -> str:
-    """Text for inside ``[code]``: phpBB parses nothing there but ``[/code]``, so the text is
+    """Text for inside ``[code]``: the board parses nothing there but ``[/code]``, so the text is
     kept byte for byte (players copy it, e.g. to check a hash) unless it could close the
     block, in which case it is made inert like any player text."""
     s = "" if value is None else str(value)
@@ -151,10 +150,10 @@ def vote_table_layout(options: RuleOptions) -> str:
 
 
 def post_url(topic: str | None, post_id: int | None) -> str | None:
-    """The permanent link of a post on the topic's board: ``.../viewtopic.php?p=N#pN``."""
+    """The permanent link of a post on the topic's board (the engine its address names)."""
     if not topic or post_id is None:
         return None
-    return post_link(topic_root(topic), post_id)
+    return topic_post_url(topic, post_id)
 
 
 def build_candidates(counts: Iterable[Any], votes: Iterable[Vote], *,

@@ -31,8 +31,6 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any, Sequence
 
-from scraper_mod.forum.phpbb.links import post_link
-
 from ..errors import RulesError, StorageError
 from ..posts.preview import preview_files
 from ..rules.house import remove_non_voters
@@ -137,10 +135,7 @@ def build_report(ctx: GameContext, day: int, *, tally: DayTally, lynch: Lynch | 
         next_regular = cal.scheduled_deadline(day + 1)
     merged = (not over and not cal.is_moved(day + 1)
               and cal.deadline(day + 1) - cal.day_start(day + 1) > timedelta(hours=24))
-    board = tally.board
-
-    def link(post_id: int) -> str | None:
-        return post_link(board, post_id) if board and post_id is not None else None
+    link = tally.link
 
     notes = tally.notes
     rejected = tuple(Rejected(post_id=r.post_id, author=r.author, text=r.text, reason=r.reason,
@@ -261,7 +256,7 @@ def resolve_day_files(ctx: GameContext, day: int | None = None, *, force: bool =
     out_dir = ctx.game.out_dir
     final = out_dir / f"day-{day}"
     if preview or (final / "preview").is_dir():
-        files.update(preview_files(files, lang=report.lang))
+        files.update(preview_files(files, lang=report.lang, links=ctx.quote_links()))
     write_day_files(out_dir, day, files)
     result = report.result
     data = {

@@ -14,6 +14,7 @@ from datetime import date
 from pathlib import Path
 
 from ..errors import ConfigError, RulesError
+from ..forum.engine import TOPIC_URL_EXAMPLE
 from ..posts.dayfolder import write_atomic
 from .config import Game, parse_game
 from .context import GameContext
@@ -94,7 +95,7 @@ def game_toml_text(new: NewGame) -> str:
     else:
         lines += ["# the day-1 topic, once it is open:",
                   "# [[days]]", "# number = 1",
-                  '# topic = "https://forum.example.org/viewtopic.php?t=2"', ""]
+                  f'# topic = "{TOPIC_URL_EXAMPLE}"', ""]
     if new.players:
         lines += ["# the players: roles are drawn by `scraper-mod deal` (or add role = ...);",
                   "# add contact = \"mail@example.org\" to each: night moves come from there"]

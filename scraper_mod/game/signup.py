@@ -21,7 +21,6 @@ from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.signup import Sighting, SignupList, count_signups
 from .config import Game, parse_game
-from .connect import client_for_game, game_client
 from .context import GameContext
 
 SIGNUP_FILE = "signup.bbcode"
@@ -46,7 +45,7 @@ def sightings(ctx: GameContext, topic: str) -> list[Sighting]:
     key = canonical_topic_url(topic)
     stored = list(stored_posts(ctx.store, key))
     # when each post was written, as exactly as known: the second the board's feed gives
-    # (SMF pages show minutes), else the end of the shown minute (never on time by up to
+    # (some boards' pages show minutes), else the end of the shown minute (never on time by up to
     # 59 s after the close, issue 40)
     written: dict[int, datetime] = {}
     for post, _ in stored:
@@ -105,10 +104,11 @@ def read_signups(ctx: GameContext, url: str | None, *, players: int | None = Non
     if not n:
         raise ConfigError("how many play is not given", path=str(g.path),
                           key="signup.players", hint="--players N, or [signup] players = N")
-    if client is None:
-        client = (game_client(ctx) if g.forum.url else
-                  client_for_game(g, ctx.clock, topic_url=topic))
-    report = poll_topic(client, ctx.store, topic, now=ctx.now, full=True, board_tz=g.timezone)
+    board = None
+    if client is None:          # the game's own board (a test may give another client)
+        client, board = ctx.topic_client(topic), ctx.topic_board(topic)
+    report = poll_topic(client, ctx.store, topic, now=ctx.now, full=True, board_tz=g.timezone,
+                        board=board)
     found = sightings(ctx, topic)
     result = count_signups(found, n, marks=g.signup.marks, close=close or g.signup.close,
                            late_to_reserve=(g.signup.late_to_reserve if late_to_reserve is None

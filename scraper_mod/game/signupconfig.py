@@ -15,7 +15,7 @@ KEYS = ("topic", "players", "close", "late_to_reserve", "join", "leave")
 
 @dataclass(frozen=True)
 class SignupConfig:
-    topic: str | None = None            # the sign-up topic (viewtopic.php?t=N)
+    topic: str | None = None            # the sign-up topic's address
     players: int | None = None          # how many play; the rest is the reserve
     close: datetime | None = None       # sign-ups after this are late
     late_to_reserve: bool = False       # late sign-ups go to the end of the reserve

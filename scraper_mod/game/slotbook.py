@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping
 
 from ..morphology import inflect
@@ -107,14 +106,14 @@ def slot_code(ctx: GameContext, book: Book, nick: str) -> str | None:
     return next((p.code for p in ctx.game.players if p.nick == first), None)
 
 
-@lru_cache(maxsize=1024)
-def _index(names: tuple) -> NameIndex:
-    return name_index(names, inflect=inflect)
+def _index(ctx: GameContext, names: tuple) -> NameIndex:
+    """The name index of ``names``, built once per list while the game is open."""
+    return ctx.remember(("names", names), lambda: name_index(names, inflect=inflect))
 
 
-def index_at(book: Book) -> Callable[[datetime], NameIndex]:
+def index_at(ctx: GameContext, book: Book) -> Callable[[datetime], NameIndex]:
     """instant -> the name index of the names live then (R2.3 at each instant, R10.2)."""
-    return lambda t: _index(book.names_at(t))
+    return lambda t: _index(ctx, book.names_at(t))
 
 
 def tally_view(ctx: GameContext, st: Any, *, day: int, cutoff: datetime
@@ -130,7 +129,8 @@ def tally_view(ctx: GameContext, st: Any, *, day: int, cutoff: datetime
     st = replace(st, alive=frozenset(alive), frozen=frozenset(r(n) for n in st.frozen) & alive,
                  order=tuple(r(n) for n in st.order),
                  last_word_until={r(n): t for n, t in st.last_word_until.items()})
-    return st, _index(book.names_at(cutoff)), {"book": book, "index_at": index_at(book)}
+    return st, _index(ctx, book.names_at(cutoff)), {"book": book,
+                                                     "index_at": index_at(ctx, book)}
 
 
 def resolve_view(ctx: GameContext, before: GameState, *, day: int, cutoff: datetime,

@@ -17,10 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Callable
 from zoneinfo import ZoneInfo
-
-from scraper_mod.forum.phpbb.links import post_link, topic_root
 
 from ..errors import ConfigError, ForumError, RulesError
 from ..forum.poller import PollReport, canonical_topic_url, deadline_posts, stored_posts
@@ -43,7 +41,7 @@ from .slotbook import tally_view
 from .timearg import parse_time_arg
 
 __all__ = ["DayState", "DayTally", "day_state", "tally_day", "vote_report",
-           "day_versions", "board_root", "count_asked"]
+           "day_versions", "count_asked"]
 
 
 # --- the state a day starts from -------------------------------------------------------------
@@ -152,16 +150,6 @@ def _deleted(ctx: GameContext, topic: str) -> dict[int, datetime]:
     return dict(ctx.store.deleted_posts(canonical_topic_url(topic)))
 
 
-def board_root(ctx: GameContext, topic: str | None) -> str:
-    """The board's root URL (ending in "/"): ``[forum] url``, else the topic URL's folder."""
-    if ctx.game.forum.url:
-        url = ctx.game.forum.url
-        return url if url.endswith("/") else url + "/"
-    if topic:
-        return topic_root(topic)
-    return ""
-
-
 # --- the tally -------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -181,9 +169,15 @@ class DayTally:
     tz: ZoneInfo
     language: str = "ru"
     title: str = ""
-    board: str = ""
+    post_url: Callable[[int], str] | None = None   # the game's ``Board.post_url``
     lynch_note: str | None = None
     events: tuple[Vote, ...] = ()          # every vote event before the cutoff (the history)
+
+    def link(self, post_id: int | None) -> str | None:
+        """A post's permanent link on the game's board (``Board.post_url``), else None."""
+        if self.post_url is None or post_id is None:
+            return None
+        return self.post_url(post_id)
 
     # -- JSON (docs/commands.md) -------------------------------------------------------
     def _t(self, t: datetime) -> str:
@@ -196,7 +190,8 @@ class DayTally:
             "deadline": self._t(self.deadline), "as_of": self._t(self.as_of),
             "final": self.final,
             "votes": [{"voter": v.voter, "target": v.target, "post_id": v.post_id,
-                       "at": self._t(v.at), **({"decided": True} if v.decided else {})}
+                       "at": self._t(v.at), "url": self.link(v.post_id),
+                       **({"decided": True} if v.decided else {})}
                       for v in self.tally.votes],
             "counts": [c.to_json() for c in self.tally.counts],
             "not_voting": list(self.tally.not_voting),
@@ -222,7 +217,7 @@ class DayTally:
         return {
             "day": self.day,
             "rejected": [{**r.to_json(), "why": reason_text(r.reason, lang),
-                          "url": post_link(self.board, r.post_id) if self.board else None}
+                          "url": self.link(r.post_id)}
                          for r in self.rejected],
             "edits": [e.to_json() for e in self.notes.edits],
             "posts_per_player": dict(self.notes.posts_per_player),
@@ -241,7 +236,7 @@ class DayTally:
     # -- text and BBCode -----------------------------------------------------------------
     def render(self, fmt: str = "text", lang: str | None = None, *, heading: str = "",
                requests: list[dict] | None = None) -> str:
-        """The count as a plain-text page (``text``) or a phpBB post (``bbcode``); a count
+        """The count as a plain-text page (``text``) or a board's post (``bbcode``); a count
         posted during the day has its ``heading`` («промежуточные итоги на 13:00 МСК») and
         the ``requests`` it answers (``{"nick", "url"}``)."""
         if fmt not in ("text", "bbcode"):
@@ -263,8 +258,7 @@ class DayTally:
                                "final": bool(v and v.final),
                                "double": nick in c.doubled,     # R14: the Mayor
                                "at": local(v.at).strftime("%H:%M") if v else "",
-                               "url": post_link(self.board, v.post_id) if v and self.board
-                               else None})
+                               "url": self.link(v.post_id) if v else None})
             candidates.append({"target": c.target, "votes": c.votes, "voters": voters,
                                "penalty": c.penalty})
         left = self.deadline - self.as_of
@@ -284,7 +278,7 @@ class DayTally:
             "frozen": sorted(self.state.frozen),
             "rejected": [{"post_id": r.post_id, "author": r.author, "text": r.text,
                           "reason": r.reason, "why": reason_text(r.reason, lang),
-                          "url": post_link(self.board, r.post_id) if self.board else None}
+                          "url": self.link(r.post_id)}
                          for r in self.rejected],
             "lynch": None if self.lynch is None else {
                 "player": self.lynch.player, "by": self.lynch.by,
@@ -292,7 +286,7 @@ class DayTally:
                 "earliest": local(self.lynch.earliest).strftime("%H:%M")
                 if self.lynch.earliest else None},
             "lynch_note": self.lynch_note,
-            "majority": majority_view(self.tally.majority, local, self.board),
+            "majority": majority_view(self.tally.majority, local, self.link),
             "votes_total": len(self.tally.votes),
             "notes": list(self.state.notes) + list(self.notes.notes),
             "plural": plural_ru,
@@ -384,7 +378,7 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
     return DayTally(day=day, topic=topic, deadline=deadline, as_of=cutoff, final=final,
                     tally=tally, rejected=tuple(rejected) + tally.rejected, lynch=lynch,
                     notes=notes, state=st, tz=game.timezone, language=game.language,
-                    title=game.title, board=board_root(ctx, topic), lynch_note=lynch_note,
+                    title=game.title, post_url=ctx.post_links(topic), lynch_note=lynch_note,
                     events=tuple(votes))
 
 

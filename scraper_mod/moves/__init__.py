@@ -3,7 +3,7 @@ privately; this package is where they come from and how they are read. Collectin
 day, judging each and answering the sender is the service ``game.intake`` (with
 ``game.movesource``, the source a game file names, and ``game.smtp``, mailed answers).
 
-- ``sources``  where moves arrive: a Maildir, an IMAP folder, a queue folder, the host's phpBB
+- ``sources``  where moves arrive: a Maildir, an IMAP folder, a queue folder, the host's board
   private messages; each message is stored raw with the host side's receive time first;
 - ``capped``   reading a message within ``[moves] max_message_size`` (the sources use it);
 - ``mail``     decoding real mail (MIME, charsets, HTML, quotes and forwards removed);
@@ -23,6 +23,6 @@ The game file's ``[moves]`` table::
     max_message_size = 1_048_576   # bytes read of one message at most (docs/security.md)
     max_moves_per_message = 20     # moves read from one message at most
 
-``forum_pm`` (phpBB or SMF; ``phpbb_pm`` is its old name) reads the inbox of the ``[forum]`` user over the same logged-in session as the
+``forum_pm`` (any engine the board has; ``phpbb_pm`` is its old name) reads the inbox of the ``[forum]`` user over the same logged-in session as the
 forum reader (password from SCRAPER_MOD_FORUM_PASSWORD).
 """

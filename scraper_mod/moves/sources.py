@@ -20,8 +20,8 @@ the Date header a sender wrote, decides lateness (R5.1):
 - ``QueueSource``    a folder of plain files, one message per file, written by a form or a
   bot: the arrival time is the file's mtime, or ``received_at`` in a sidecar
   ``<file>.meta.json``; a stored file is moved to ``done/`` only after it was stored;
-- ``ForumPmSource``  the host's private messages (ЛС) on the board, phpBB or SMF
-  (``PhpbbPmSource`` is its old name), read over the forum client's logged-in session
+- ``ForumPmSource``  the host's private messages (ЛС) on the board, any engine,
+  through the game's ``Board``, read over the forum client's logged-in session
   through forum/engine.py's ``Board``: the receive time is the PM's own time (minutes only: the
   start of the minute, as R2.6 compares minutes; for a relative date the latest instant the
   range allows, so a message is on time only if it was seen before the deadline).
@@ -47,16 +47,14 @@ import re
 import socket
 import ssl
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import cast
-from zoneinfo import ZoneInfo
 
 from scraper_mod.forum.pms import PmRowProblem, PmSummary, PrivateMessage
 
 from ..errors import ForumError, LoginRequiredError, MailboxError
-from ..forum.client import ForumClient
-from ..forum.engine import Board, open_board
+from ..forum.engine import Board, pm_source_name
 from ..forum.session import scrub_body
 from ..store import Store
 from .capped import MAX_MESSAGE_SIZE, add_capped, read_capped
@@ -346,32 +344,30 @@ def _close(conn: imaplib.IMAP4) -> None:
         pass
 
 
-# -- phpBB private messages ---------------------------------------------------------------------
+PM_READ_EVENT = "pm_time"     # a stored PM as read when it was fetched (its times and words)
+
+
+# -- the board's private messages ---------------------------------------------------------------
 
 @dataclass
 class ForumPmSource:
-    """The host's inbox of the board's private messages (ЛС), over the forum client's
-    logged-in session, on any engine (``forum/engine.py``'s ``Board``: phpBB, SMF).
+    """The host's inbox of the board's private messages (ЛС), through the game's ``Board``
+    (forum/engine.py's: any engine), over its logged-in session.
 
-    ``client`` is a ``forum.client.ForumClient``; each new message's page is stored raw as
-    fetched (key ``pm/<msg_id>``; phpBB: its view page, SMF: the inbox page that shows it),
-    with the PM's own time as the receive time. The source's name is ``<engine>_pm:<board>``
-    (``phpbb_pm:…`` as before), which tells the intake how to read what was stored.
+    Each new message's page is stored raw as fetched (key ``pm/<msg_id>``: what the board's
+    ``fetch_pm`` gives), with the PM's own time (read in the board's zone by its ``parse_pm``)
+    as the receive time. The source's name is ``<engine>_pm:<board>`` (the engine's name as
+    the board gives it), which tells the intake how to read what was stored.
     """
 
-    client: ForumClient
+    board: Board
     base_url: str
-    board_tz: object = None
     folder: str = "inbox"
     since: datetime | None = None  # older PMs (other games) are not fetched
-    engine: str = "phpbb"
     name: str = field(init=False)
-    board: Board = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.name = f"{self.engine}_pm:{self.base_url.rstrip('/')}"
-        self.board = open_board(self.client, self.engine,
-                                board_tz=cast(tzinfo, self.board_tz or ZoneInfo("Europe/Moscow")))
+        self.name = pm_source_name(self.board.engine, self.base_url)
 
     def fetch_new(self, store: Store, *, now: datetime) -> FetchReport:
         stored = store.message_keys(self.name)
@@ -421,15 +417,16 @@ class ForumPmSource:
             if is_new:
                 new.append(mid)
                 if pm is not None:
-                    # the board shows minutes (or "5 минут назад"): keep the whole range
-                    store.log_event("pm_time", {
+                    # the board shows minutes (or "5 минут назад"): keep the whole range; and
+                    # the PM as the board's adapter read it (in the board's zone), so that the
+                    # intake never parses the page again (``PM_READ_EVENT``)
+                    store.log_event(PM_READ_EVENT, {
                         "message": mid, "msg_id": pm.msg_id, "precision": pm.precision,
                         "earliest": pm.earliest.isoformat(), "latest": pm.latest.isoformat(),
-                        "fetched_at": view.fetched_at.isoformat()}, at=now)
+                        "fetched_at": view.fetched_at.isoformat(), "author": pm.author,
+                        "author_id": pm.author_id,
+                        "subject": pm.subject or "", "text": pm.text}, at=now)
         return FetchReport(self.name, tuple(new), len(summaries) + len(problems), tuple(errors))
-
-
-PhpbbPmSource = ForumPmSource     # its old name (``[moves] source = "phpbb_pm"``)
 
 
 def _report_row(store: Store, source: str, bad: PmRowProblem, now: datetime) -> None:

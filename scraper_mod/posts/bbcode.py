@@ -1,9 +1,11 @@
-"""The one BBCode -> HTML renderer: a post body as phpBB 3.3.15 (prosilver, s9e text formatter)
-shows it. The --preview pages, the host's web page and LocalBoard all use it.
+"""The one BBCode -> HTML renderer: a post body as the stock board of the fixtures (version
+3.3.15, prosilver, s9e text formatter) shows it. The --preview pages, the host's web page and
+LocalBoard all use it; the board's own addresses inside a post (a quote's links) are the
+engine's, given by the caller (``links``, from ``forum.engine.quote_links``).
 
-Checked byte for byte against a real phpBB 3.3.15: fixtures/phpbb/bbcode-3.3.15 (every tag the
-posts use, their edge cases and whole rendered days; tests/posts/test_bbcode.py) and the real topic of
-fixtures/phpbb/phpbb-3.3.15 (tests/demo/test_localboard.py). What the real board does, and so this:
+Checked byte for byte against the real board (tests/posts/test_bbcode.py: every tag the posts
+use, their edge cases and whole rendered days) and its real topic (tests/demo/test_localboard.py).
+What the real board does, and so this:
 
 - stock tags ``b i u size color url list * quote code``; bare ``http://``, ``www.`` links and
   e-mail addresses are linked; the default smilies become images;
@@ -15,9 +17,9 @@ fixtures/phpbb/phpbb-3.3.15 (tests/demo/test_localboard.py). What the real board
   one line break, after an end tag two, are kept as bare newlines, not ``<br>``; an
   implicitly closed block ends before the whitespace at its end.
 
-Custom BBCodes are a board's own: ``spoiler`` (the one the board of fixtures/phpbb/phpbb-3.3.15
-has) and ``table``/``tr``/``td`` (the newspaper's table layout, only written when the game says
-the board has such a tag; its HTML is not phpBB's and not captured) are rendered only when asked.
+Custom BBCodes are a board's own: ``spoiler`` (the one the fixtures' board has) and
+``table``/``tr``/``td`` (the newspaper's table layout, only written when the game says the board
+has such a tag; its HTML is not the stock board's and not captured) are rendered only when asked.
 
 Pure: text in, text out.
 """
@@ -29,10 +31,10 @@ import html
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Callable, Iterable, Union
+from typing import Callable, Iterable, Mapping, Union
 
-# phpBB 3.3.15's words that appear inside a rendered post (en, and the official ru pack as seen
-# on the real pages of fixtures/phpbb/phpbb-3.3.15)
+# the board's words that appear inside a rendered post (en, and the official ru pack as seen
+# on the real pages of the fixtures' board)
 BBCODE_STRINGS: dict[str, dict[str, str]] = {
     "ru": {"wrote": "писал(а)", "view_quoted": "Просмотреть процитированное сообщение",
            "spoiler": "Спойлер", "code": "Код", "select_all": "Выделить всё"},
@@ -57,7 +59,7 @@ _AUTOLINK = re.compile(
     r"|(?<![-\w+.])[-a-z0-9_+.]+@[-a-z0-9.]*[a-z0-9]", re.I)
 _TRAILING = ".,;:!?'\""
 
-# phpBB's default smilies (a few): code -> (image, width, height, title)
+# the board's default smilies (a few): code -> (image, width, height, title)
 _SMILIES = {
     ":D": ("icon_e_biggrin.gif", 15, 17, "Very Happy"),
     ":)": ("icon_e_smile.gif", 15, 17, "Smile"),
@@ -97,7 +99,7 @@ def _smilies(html_text: str) -> str:
 
 
 def _autolink(text: str) -> str:
-    """Escaped ``text`` with its bare links and e-mail addresses linked as phpBB does."""
+    """Escaped ``text`` with its bare links and e-mail addresses linked as the board does."""
     out, last = [], 0
     for m in _AUTOLINK.finditer(text):
         url = m.group(0).rstrip(_TRAILING)
@@ -221,7 +223,7 @@ class _Parser:
         self.stack[-1].children.append(node)
         self.stack.append(node)
         if tag == "code" and self.src.startswith("\n", m.end()):
-            self._after(m.end() + 1, 0)     # phpBB trims the first line break of a code block
+            self._after(m.end() + 1, 0)     # the board trims the first line break of a code block
         else:
             self._after(m.end(), 1 if block else 0)
         return True
@@ -271,14 +273,18 @@ def _utc_date(t: datetime) -> str:
 
 class BBCodeRenderer:
     """A post body's BBCode as the board shows it. ``custom`` names the board's own BBCodes to
-    render (``"spoiler"``, ``"table"``); ``user_ids`` links quoted authors to their profiles."""
+    render (``"spoiler"``, ``"table"``); ``user_ids`` links quoted authors to their profiles.
+    ``links``: the board's own addresses inside a post, as its engine's package gives them
+    (``forum.engine.quote_links``): ``"profile"``, ``"post"``, ``"pm"``, each a template of
+    ``{id}``, HTML-escaped; without them a quote links nothing."""
 
     def __init__(self, *, strings: dict[str, str],
                  format_date: Callable[[datetime], str] = _utc_date,
                  user_ids: dict[str, int] | None = None, custom: Iterable[str] = (),
-                 inline_scripts: bool = True) -> None:
+                 inline_scripts: bool = True, links: Mapping[str, str] | None = None) -> None:
         self.s = strings
-        # phpBB's own onclick handlers; a page whose CSP forbids inline scripts (the host's
+        self.links = dict(links or {})
+        # the board's own onclick handlers; a page whose CSP forbids inline scripts (the host's
         # page) gets none, and its own script does their job (web/static/game.js)
         self.inline_scripts = inline_scripts
         self.format_date = format_date
@@ -286,7 +292,7 @@ class BBCodeRenderer:
         self.tags = STOCK_TAGS.union(*(CUSTOM_TAGS[c] for c in custom))
 
     def render(self, src: str) -> str:
-        """The HTML of ``src`` (phpBB trims a message and turns CR LF into LF)."""
+        """The HTML of ``src`` (the board trims a message and turns CR LF into LF)."""
         src = src.replace("\r\n", "\n").strip(" \t\n\r\0\x0b")
         return self._children(_Parser(src, self.tags).parse().children)
 
@@ -362,37 +368,45 @@ class BBCodeRenderer:
             return f'<blockquote class="uncited"><div>{body}</div></blockquote>'
         uid = attrs.get("user_id") or (str(self.user_ids[name]) if name in self.user_ids
                                        else None)
-        who = (f'<a href="./memberlist.php?mode=viewprofile&amp;u={uid}">{esc_text(name)}</a>'
-               if uid else esc_text(name))
+        profile = self._link("profile", uid)
+        who = f'<a href="{profile}">{esc_text(name)}</a>' if profile else esc_text(name)
         cite = f"{who} {self.s['wrote']}:"
         pid = attrs.get("post_id")
         link = ""
-        if pid and pid.isdigit():
-            link = (f' <a href="./viewtopic.php?p={pid}#p{pid}" aria-label="'
+        post = self._link("post", pid) if pid and pid.isdigit() else None
+        if post:
+            link = (f' <a href="{post}" aria-label="'
                     f'{self.s["view_quoted"]}" data-post-id="{pid}"'
                     + (' onclick="if(document.getElementById(hash.substr(1)))href=hash"'
                        if self.inline_scripts else "")
                     + '><i class="icon '
                     'fa-arrow-circle-up fa-fw" aria-hidden="true"></i></a>')
         mid = attrs.get("msg_id")
-        if not link and mid and mid.isdigit():   # a quoted private message
-            link = (f' <a href="./ucp.php?i=pm&amp;mode=view&amp;p={mid}" aria-label="'
+        pm = self._link("pm", mid) if mid and mid.isdigit() else None
+        if not link and pm:   # a quoted private message
+            link = (f' <a href="{pm}" aria-label="'
                     f'{self.s["view_quoted"]}" data-msg-id="{mid}"><i class="icon '
                     f'fa-arrow-circle-up fa-fw" aria-hidden="true"></i></a>')
         when = ""
         if attrs.get("time", "").isdigit():
             t = datetime.fromtimestamp(int(attrs["time"]), timezone.utc)
             when = f'<span class="responsive-hide">{self.format_date(t)}</span>'
-        open_ = (f'<blockquote cite="./viewtopic.php?p={pid}#p{pid}">' if pid
-                 else "<blockquote>")
+        cited = self._link("post", pid) if pid else None
+        open_ = f'<blockquote cite="{cited}">' if cited else "<blockquote>"
         return f"{open_}<div><cite>{cite}{link}{when}</cite>{body}</div></blockquote>"
+
+    def _link(self, kind: str, ident: str | None) -> str | None:
+        """The board's address of a quoted ``kind`` ("profile", "post", "pm") ``ident``."""
+        template = self.links.get(kind)
+        return template.format(id=esc(ident)) if template and ident else None
 
 
 def bbcode_to_html(text: str, *, lang: str = "ru", custom: Iterable[str] = ("table",),
-                   inline_scripts: bool = True) -> str:
-    """The HTML a phpBB 3.3.15 board in ``lang`` shows for a post's BBCode ``text`` (the post
+                   inline_scripts: bool = True, links: Mapping[str, str] | None = None) -> str:
+    """The HTML the stock board in ``lang`` shows for a post's BBCode ``text`` (the post
     body only). ``custom``: the board's own BBCodes (the preview assumes the table tags the
     newspaper writes only when the game says the board has them). ``inline_scripts=False``:
-    without phpBB's onclick handlers, for a page whose CSP refuses them."""
+    without the board's onclick handlers, for a page whose CSP refuses them."""
     return BBCodeRenderer(strings=BBCODE_STRINGS.get(lang, BBCODE_STRINGS["en"]),
-                          custom=custom, inline_scripts=inline_scripts).render(text)
+                          custom=custom, inline_scripts=inline_scripts,
+                          links=links).render(text)

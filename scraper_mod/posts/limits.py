@@ -1,6 +1,6 @@
 """What a post may take: player text capped, a post split under the board's limit.
 
-phpBB refuses a post longer than its ``max_post_chars`` (60,000 characters by default), and a
+The board refuses a post longer than its ``max_post_chars`` (60,000 characters by default), and a
 player's text must not be able to make the newspaper that long: the murder story is capped
 (``cap_text``) and a newspaper that is still too long (a vote table of many players with a
 link per vote) is split into several posts (``split_post``), each closing the BBCode blocks

@@ -24,20 +24,20 @@ __all__ = ["FILE_NAME", "note_line", "note_lines", "stored_notes", "wordings"]
 
 FILE_NAME = "night-notes.toml"
 
-_cache: dict[tuple[str, int], dict] = {}
-
-
 def _read(path: Path) -> dict:
-    """One wording file, as ``{"why": {...}, "notes": {...}}``; cached until it changes."""
+    """One wording file, as ``{"why": {...}, "notes": {...}}`` (read each time it is asked
+    for: a game's own file may change while the game runs; nothing is kept here)."""
     try:
-        key = (str(path), os.stat(path).st_mtime_ns)
+        raw = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError(f"cannot read the note wordings: {e.strerror}", path=str(path)) from None
-    if key in _cache:
-        return _cache[key]
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"not a readable TOML file of note wordings: {e}", path=str(path),
+                          hint="fix it, or remove it from the game's templates/ folder to use "
+                               "the default wordings") from None
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        data = tomllib.loads(raw)
+    except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"not a readable TOML file of note wordings: {e}", path=str(path),
                           hint="fix it, or remove it from the game's templates/ folder to use "
                                "the default wordings") from None
@@ -52,7 +52,6 @@ def _read(path: Path) -> dict:
                 raise ConfigError("each wording must be a text, as en = \"...\"",
                                   path=str(path), key=f"{section}.{code}")
             out[section][code] = dict(texts)
-    _cache[key] = out
     return out
 
 

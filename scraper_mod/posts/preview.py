@@ -1,7 +1,7 @@
-"""An HTML preview of the BBCode posts, as a stock phpBB 3.3 board would show them.
+"""An HTML preview of the BBCode posts, as the stock board would show them.
 
 The body of each page is the one BBCode renderer's (``posts/bbcode.py``, the same function
-LocalBoard shows posts with, checked against a real phpBB 3.3.15); this module only wraps it
+LocalBoard shows posts with, checked against the real board of the fixtures); this module only wraps it
 in a page. The host opens ``out/day-N/preview/*.html`` in a browser to check the posts before
 pasting them.
 
@@ -11,6 +11,7 @@ Pure: text in, text out.
 from __future__ import annotations
 
 import html
+from typing import Mapping
 
 from .bbcode import bbcode_to_html
 from .dayfolder import DEPRECATED_DAY_START
@@ -50,15 +51,18 @@ a.postlink {{ color: #368ad2; border-bottom: 1px solid #368ad2; text-decoration:
 """
 
 
-def preview_page(text: str, *, title: str, lang: str = "ru") -> str:
-    """A whole HTML page showing one post as the board would."""
+def preview_page(text: str, *, title: str, lang: str = "ru",
+                 links: Mapping[str, str] | None = None) -> str:
+    """A whole HTML page showing one post as the board would (``links``: the board's own
+    addresses, ``bbcode_to_html``'s)."""
     return _PAGE.format(lang=html.escape(lang), title=html.escape(title),
-                        body=bbcode_to_html(text, lang=lang))
+                        body=bbcode_to_html(text, lang=lang, links=links))
 
 
-def preview_files(files: dict[str, str], *, lang: str = "ru") -> dict[str, str]:
+def preview_files(files: dict[str, str], *, lang: str = "ru",
+                  links: Mapping[str, str] | None = None) -> dict[str, str]:
     """``preview/<name>.html`` for each post of a day's files (BBCode posts and the private
-    messages, which phpBB shows the same way; the host report as plain text)."""
+    messages, which the board shows the same way; the host report as plain text)."""
     out: dict[str, str] = {}
     for rel, text in sorted(files.items()):
         if rel.startswith("preview/") or rel.endswith(".json") or rel == DEPRECATED_DAY_START:
@@ -68,11 +72,11 @@ def preview_files(files: dict[str, str], *, lang: str = "ru") -> dict[str, str]:
             body = "[code]" + text.replace("[/code]", "[/co\u200bde]") + "[/code]"
         else:
             body = text
-        out[f"preview/{name}.html"] = preview_page(body, title=rel, lang=lang)
-    links = "".join(f'<li><a href="{html.escape(k[len("preview/"):])}">'
+        out[f"preview/{name}.html"] = preview_page(body, title=rel, lang=lang, links=links)
+    index = "".join(f'<li><a href="{html.escape(k[len("preview/"):])}">'
                     f'{html.escape(k[len("preview/"):-len(".html")])}</a></li>\n'
                     for k in sorted(out))
     out["preview/index.html"] = (
         f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>preview</title>\n</head>\n<body>\n<ul>\n{links}</ul>\n</body>\n</html>\n")
+        f"<title>preview</title>\n</head>\n<body>\n<ul>\n{index}</ul>\n</body>\n</html>\n")
     return out

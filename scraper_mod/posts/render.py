@@ -59,7 +59,7 @@ def neutralise(value: object) -> object:
 def bbcode_inert(value: object) -> str:
     """Make player-controlled text unable to open or close BBCode tags or links.
 
-    phpBB's parser only sees a tag when ``[`` is directly followed by the tag name (or ``/``),
+    The board's parser only sees a tag when ``[`` is directly followed by the tag name (or ``/``),
     and only auto-links text that reads ``http://``, ``www.`` or an e-mail; a zero-width space
     after each ``[`` and inside those prefixes keeps the text as it reads, but inert.
     """

@@ -2,7 +2,7 @@
 
 A vote is a nick written in a color. A color readers cannot tell from the board's ordinary
 text is not a vote color: the board's default text color, black, and dark grays close to
-them. Colors are normalised to ``#RRGGBB`` (phpBB writes ``#FF0000``, ``#ff0000``, ``#f00``
+them. Colors are normalised to ``#RRGGBB`` (the board writes ``#FF0000``, ``#ff0000``, ``#f00``
 or a CSS name like ``red``/``darkred``); CSS names map through the CSS Color Module table.
 
 The game file can narrow or widen this: ``[rules] vote_colors`` (when non-empty, only these

@@ -141,7 +141,7 @@ def identify(sender: str | None, players: Iterable[Player], *, via: str = "mail"
              sender_id: int | None = None) -> Player | None:
     """The player who sent a message: the one whose ``contact`` is the sender's address
     (case-insensitive, display name ignored); for a forum PM also the one whose nick is the
-    PM's author. R12.5 (a display name can be changed, SMF): a PM whose author's member id
+    PM's author. R12.5 (a display name can be changed on some boards): a PM whose author's member id
     the board shows (``sender_id``) is the player's whose ``forum_id`` it is; a nick match
     is no one's when that player's ``forum_id`` is another member's (an impostor who took
     his name)."""

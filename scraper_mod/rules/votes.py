@@ -32,7 +32,7 @@ The decisions, rule by rule:
   for the dead are ``dead_target``; with ``self_votes = false`` a self-vote is ``self_vote``.
   A rejected vote never replaces the voter's previous vote.
 - R8.1 a dead player's posts after his last-word window: ``dead_after_last_word``.
-- R2.11 the topic as it stood at the deadline: phpBB writes no edit notice when the author
+- R2.11 the topic as it stood at the deadline: the board writes no edit notice when the author
   edits the topic's last post (or a moderator edits without a reason), so such an edit after
   the deadline looks like the post itself. ``deadline_posts`` is the version of every post the
   daemon's read at the deadline showed (the first request after it); at the final count a

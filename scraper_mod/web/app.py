@@ -201,7 +201,7 @@ def _guard(app: Flask, *, token: str, csrf: str) -> None:
         resp.headers["X-Content-Type-Options"] = "nosniff"
         resp.headers["Referrer-Policy"] = "same-origin"   # Origin stays on our own POSTs
         resp.headers["Content-Security-Policy"] = (
-            # inline styles: the posts' preview sizes and colours text as phpBB does
+            # inline styles: the posts' preview sizes and colours text as the board does
             "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
             "script-src 'self'; "
             "frame-ancestors 'none'; form-action 'self'; base-uri 'none'")

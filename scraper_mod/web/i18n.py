@@ -6,6 +6,8 @@ or dash, never declined; «срок», never «дедлайн»; numbers with no
 
 from __future__ import annotations
 
+from ..forum.engine import TOPIC_URL_SHAPE
+
 WORDS: dict[str, dict[str, str]] = {
     "games": {"ru": "Игры", "en": "Games"},
     "game": {"ru": "Игра", "en": "Game"},
@@ -118,7 +120,7 @@ WORDS: dict[str, dict[str, str]] = {
     "f_day": {"ru": "день", "en": "day"},
     "f_time": {"ru": "новый срок (2024-03-18T20:00 или default)",
                "en": "new deadline (2024-03-18T20:00 or default)"},
-    "f_url": {"ru": "адрес темы (viewtopic.php?t=…)", "en": "topic address (viewtopic.php?t=…)"},
+    "f_url": {"ru": f"адрес темы ({TOPIC_URL_SHAPE})", "en": f"topic address ({TOPIC_URL_SHAPE})"},
     "moved_line": {"ru": "День {day}: срок перенесён: {before} → {after}",
                    "en": "Day {day}: deadline moved: {before} → {after}"},
     "moved_back": {"ru": "День {day}: срок возвращён по расписанию: {before} → {after}",

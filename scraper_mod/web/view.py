@@ -25,7 +25,7 @@ from ..game.history.daychart import vote_history
 from ..game.intake import day_moves, state_before_day
 from ..game.nightmoves import awaiting_moves, moves_json
 from ..game.publish import failures, game_id, plan_day
-from ..game.tally import DayTally, post_link, tally_day
+from ..game.tally import DayTally, tally_day
 from ..game.wording import Formatter
 from ..posts.bbcode import bbcode_to_html
 from ..posts.dayfolder import day_start_file
@@ -87,10 +87,9 @@ class GameView:
     tally: DayTally | None
     tally_error: str | None
     chart: str
-    board: str
     alerts: list[Alert]
     posts_day: int | None
-    posts: list[tuple[str, str]]            # (title, HTML as phpBB shows it)
+    posts: list[tuple[str, str]]            # (title, HTML as the board shows it)
     publish_mode: str
     publish_plan: list[dict]
     days: list = field(default_factory=list)
@@ -118,8 +117,7 @@ class GameView:
             for nick in c.voters:
                 v = by_voter.get(nick)
                 voters.append({"nick": nick, "at": self.fmt.time(v.at) if v else "",
-                               "url": post_link(self.board, v.post_id) if v and self.board
-                               else None})
+                               "url": self.tally.link(v.post_id) if v else None})
             rows.append({"target": c.target, "votes": c.votes, "voters": voters})
         return rows
 
@@ -164,11 +162,9 @@ def game_view(ctx: GameContext, name: str, *, day: int | None = None,
     topic = ctx.topic_for_day(day)
     alerts: list[Alert] = []
     tally, tally_error, chart = None, None, ""
-    board = ""
     if topic:
         try:
             tally = page_tally(ctx, day)
-            board = tally.board
             chart = "" if summary else tally_chart(ctx, tally)
         except ScraperModError as e:
             tally_error = str(e)
@@ -203,7 +199,7 @@ def game_view(ctx: GameContext, name: str, *, day: int | None = None,
         day_start=cal.day_start(day), deadline=deadline, moved=cal.is_moved(day), now=now,
         passed=deadline <= now, winner=_winner(ctx) if over else None,
         daemon_pid=running_pid(g.folder), last_fetch=ctx.store.last_fetched_at(),
-        errors=errors, tally=tally, tally_error=tally_error, chart=chart, board=board,
+        errors=errors, tally=tally, tally_error=tally_error, chart=chart,
         alerts=alerts, posts_day=posts_day,
         posts=[] if summary else day_posts(ctx, posts_day, lang),
         publish_mode=g.publish.mode, publish_plan=[] if summary else publish_plan(ctx, posts_day),
@@ -235,7 +231,7 @@ def _tally_alerts(tally: DayTally, lang: str) -> list[Alert]:
         kind = ALERT_OF_REASON.get(r.reason)
         if kind:
             out.append(Alert(kind, f"{r.author}: «{r.text}» — {reason_text(r.reason, lang)}",
-                             post_link(tally.board, r.post_id) if tally.board else None))
+                             tally.link(r.post_id)))
     for note in (*tally.state.notes, *tally.notes.notes):
         out.append(Alert("a_note", note))
     if tally.lynch_note:
@@ -244,7 +240,7 @@ def _tally_alerts(tally: DayTally, lang: str) -> list[Alert]:
 
 
 def day_posts(ctx: GameContext, day: int | None, lang: str) -> list[tuple[str, str]]:
-    """The newspaper and the day start of a resolved day as phpBB will show them (the preview
+    """The newspaper and the day start of a resolved day as the board will show them (the preview
     BBCode renderer over ``out/day-N/``)."""
     if day is None:
         return []
@@ -256,7 +252,8 @@ def day_posts(ctx: GameContext, day: int | None, lang: str) -> list[tuple[str, s
             text = path.read_text(encoding="utf-8")
         except OSError:
             continue
-        out.append((word(key, lang), bbcode_to_html(text, lang=lang, inline_scripts=False)))
+        out.append((word(key, lang), bbcode_to_html(text, lang=lang, inline_scripts=False,
+                                                    links=ctx.quote_links())))
     return out
 
 

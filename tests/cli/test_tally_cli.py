@@ -82,7 +82,10 @@ def test_json_final_offline(game, capsys):
     assert data["lynch"] == {"player": "Алексей", "by": "votes"}
     assert {"post_id": 97, "author": "Вася", "text": "NightOwl", "reason": "late"} in \
         data["rejected"]
-    assert all(set(v) == {"voter", "target", "post_id", "at"} for v in data["votes"])
+    assert all(set(v) == {"voter", "target", "post_id", "at", "url"} for v in data["votes"])
+    # issue 35: each vote's link is the post's address on the game's board
+    assert all(v["url"] == f"http://127.0.0.1/viewtopic.php?p={v['post_id']}#p{v['post_id']}"
+               for v in data["votes"])
 
 
 def test_json_at_a_time_in_game_time(game, capsys):

@@ -9,7 +9,7 @@ from scraper_mod.errors import (
     BoardDisabledError,
     ForumError,
     LoginRequiredError,
-    NotPhpbbError,
+    NotABoardPageError,
     ParseError,
     TopicNotFoundError,
 )
@@ -70,7 +70,7 @@ def test_not_found_is_404_page_with_board_chrome():
 ])
 def test_not_phpbb_pages(name, words):
     body = (PHPBB / "synthetic" / name).read_bytes()
-    with pytest.raises(NotPhpbbError) as e:
+    with pytest.raises(NotABoardPageError) as e:
         parse_topic_page(body, url="https://forum.example.org/viewtopic.php?t=4")
     assert words in str(e.value).lower()
     assert "https://forum.example.org/viewtopic.php?t=4" in str(e.value)
@@ -88,7 +88,7 @@ def test_not_phpbb_pages(name, words):
 def test_garbage_is_a_forum_error(body, words):
     with pytest.raises(ForumError) as e:
         parse_topic_page(body, url="http://x/viewtopic.php?t=4")
-    assert isinstance(e.value, (ParseError, NotPhpbbError))
+    assert isinstance(e.value, (ParseError, NotABoardPageError))
     assert words in str(e.value).lower()
 
 

@@ -93,8 +93,9 @@ def test_R2_3_a_shared_name_index_matches_like_a_fresh_one():
 
 def _game_ctx(store: Store):
     from scraper_mod.game.config import ForumConfig, MovesConfig
-    return SimpleNamespace(store=store, game=SimpleNamespace(moves=MovesConfig(),
-                                                         forum=ForumConfig()), letters={})
+    return SimpleNamespace(store=store, game=SimpleNamespace(
+        moves=MovesConfig(), forum=ForumConfig(), timezone=ZoneInfo("Europe/Moscow")),
+        letters={})
 
 
 def test_letters_are_decoded_once_per_game_and_equal_to_a_fresh_read(monkeypatch):

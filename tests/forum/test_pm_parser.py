@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from test_parser_helpers import BOARD, moscow, page, truth
 
-from scraper_mod.errors import LoginRequiredError, NotPhpbbError, ParseError
+from scraper_mod.errors import LoginRequiredError, NotABoardPageError, ParseError
 from scraper_mod.forum.phpbb.pm import parse_pm_inbox, parse_pm_view
 
 PM = truth()["pm"]
@@ -114,7 +114,7 @@ def test_truncated_and_topic_pages_are_refused():
     body, url, fetched_at = page("prosilver-ru", "guest_viewtopic_t4_start0.html")
     with pytest.raises(ParseError):
         parse_pm_view(body, url=url, fetched_at=fetched_at)
-    with pytest.raises(NotPhpbbError):
+    with pytest.raises(NotABoardPageError):
         parse_pm_inbox(b"\x00garbage", url=url)
 
 

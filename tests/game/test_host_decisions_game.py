@@ -192,7 +192,11 @@ def test_R10_R11_a_whole_game_with_a_replacement_and_a_removal(game, capsys):
     own = posts["3:Вася:13"]
     run(capsys, "decide", g, "vote", str(own), "Вася", "--why", "голос за себя, по словам автора")
     tally3 = json.loads(run(capsys, "tally", g, "--day", "3", "--format", "json", "--offline"))
-    assert [v for v in tally3["votes"] if v.get("decided")] == [
+    decided = [v for v in tally3["votes"] if v.get("decided")]
+    # each vote carries its post's link on the game's board (the board's own address)
+    assert re.fullmatch(rf"http://127\.0\.0\.1:\d+/viewtopic\.php\?p={own}#p{own}",
+                        decided[0].pop("url"))
+    assert decided == [
         {"voter": "Вася", "target": "Вася", "post_id": own, "at": "2024-04-11T13:00:00+03:00",
          "decided": True}]
     assert tally3["lynch"] == {"player": "Вася", "by": "votes"}

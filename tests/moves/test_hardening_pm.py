@@ -14,10 +14,11 @@ from servers.movegame import make_game, msk
 from test_moves_pm import BASE, DATE, client, page
 
 from scraper_mod.clock import FakeClock
+from scraper_mod.forum.phpbb.board import PhpbbBoard
 from scraper_mod.forum.phpbb.pm import read_pm_inbox
 from scraper_mod.game.context import open_game
 from scraper_mod.game.intake import day_moves, poll_moves
-from scraper_mod.moves.sources import PhpbbPmSource
+from scraper_mod.moves.sources import ForumPmSource
 
 
 def hostile_inbox() -> bytes:
@@ -55,7 +56,7 @@ def test_an_unreadable_row_is_reported_and_skipped_and_the_others_are_read(tmp_p
                      body=page(f"view_p{n}.html"), headers=DATE)
         ctx = open_game(folder, clock=FakeClock(msk("2024-04-09 20:05:00")))
         try:
-            src = PhpbbPmSource(client(), BASE)
+            src = ForumPmSource(PhpbbBoard(client()), BASE)
             rep = poll_moves(ctx, source=src)
             assert rep.fetch.ok                 # nothing for the final re-scan to refuse
             keys = [m.key for m in ctx.store.messages()]

@@ -14,9 +14,10 @@ from servers.movegame import ROOT, make_game, msk
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.forum.client import ForumClient
+from scraper_mod.forum.phpbb.board import PhpbbBoard
 from scraper_mod.game.context import open_game
 from scraper_mod.game.intake import day_moves, day_orders, poll_moves
-from scraper_mod.moves.sources import PhpbbPmSource
+from scraper_mod.moves.sources import ForumPmSource
 
 PM = ROOT / "fixtures" / "phpbb" / "phpbb-3.3.15" / "pm" / "prosilver-ru"
 BASE = "http://board.example/"
@@ -52,7 +53,7 @@ def test_pm_inbox_through_the_logged_in_session(tmp_path, board):
     folder = make_game(tmp_path / "g", moves={"source": "phpbb_pm"})
     ctx = open_game(folder, clock=FakeClock(msk("2024-04-09 20:05:00")))
     try:
-        src = PhpbbPmSource(client(), BASE)
+        src = ForumPmSource(PhpbbBoard(client()), BASE)
         rep = poll_moves(ctx, source=src)
         assert len(rep.fetch.new) == 8 and rep.fetch.ok
         stored = ctx.store.messages()
@@ -104,7 +105,8 @@ def test_pm_login_refused_is_a_clear_mailbox_error(tmp_path):
     with responses.RequestsMock() as rsps:
         rsps.add(responses.GET, BASE + "ucp.php?i=pm&folder=inbox",
                  body=page("login_required_inbox.html"), headers=DATE)
-        src = PhpbbPmSource(ForumClient(base_url=BASE, min_delay=0, sleep=lambda s: None), BASE)
+        src = ForumPmSource(PhpbbBoard(ForumClient(base_url=BASE, min_delay=0, sleep=lambda s: None)),
+                            BASE)
         from scraper_mod.store import Store
         with pytest.raises(MailboxError, match="cannot read the PM inbox.*SCRAPER_MOD_FORUM"):
             src.fetch_new(Store(":memory:"), now=msk("2024-04-09 20:05:00"))
@@ -114,7 +116,7 @@ def test_pm_moves_command_json(tmp_path, board, capsys):
     from scraper_mod.cli import main
     folder = make_game(tmp_path / "g", moves={"source": "phpbb_pm"})
     ctx = open_game(folder, clock=FakeClock(msk("2024-04-09 20:05:00")))
-    poll_moves(ctx, source=PhpbbPmSource(client(), BASE))
+    poll_moves(ctx, source=ForumPmSource(PhpbbBoard(client()), BASE))
     ctx.close()
     assert main(["moves", str(folder), "--day", "1", "--offline", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -136,7 +138,7 @@ def test_pm_on_a_live_board_with_relative_dates(tmp_path):
         c = ForumClient(base_url=board.url, username="admin", password="host-pass",
                         min_delay=0, sleep=clock.sleep, now=clock.now,
                         monotonic=lambda: clock.now().timestamp())
-        src = PhpbbPmSource(c, board.url, since=msk("2024-04-07 21:00:00"))
+        src = ForumPmSource(PhpbbBoard(c), board.url, since=msk("2024-04-07 21:00:00"))
         ctx = open_game(make_game(tmp_path / "g", moves={"source": "phpbb_pm"}), clock=clock)
         try:
             assert len(poll_moves(ctx, source=src).fetch.new) == 1
@@ -154,3 +156,26 @@ def test_pm_on_a_live_board_with_relative_dates(tmp_path):
                 ("doc_Holiday", "counted"), ("Вася", "late")]
         finally:
             ctx.close()
+
+
+def test_a_pm_is_parsed_once_by_the_board_then_read_from_the_store(tmp_path, board,
+                                                                     monkeypatch):
+    """Issue 35: the board's adapter reads a PM once, when it is fetched, in the board's zone;
+    the intake reads that (it never parses the page again, nor assumes Moscow time). The moves
+    are those of a fresh parse of each stored page."""
+    import scraper_mod.game.intake as intake
+    folder = make_game(tmp_path / "g", moves={"source": "phpbb_pm"})
+    with open_game(folder, clock=FakeClock(msk("2024-04-09 20:05:00"))) as ctx:
+        poll_moves(ctx, source=ForumPmSource(PhpbbBoard(client()), BASE))
+        ctx.letters.clear()
+        fresh = [intake.read_letter(m, board_tz=ctx.game.timezone)
+                 for m in ctx.store.messages()]
+        ctx.letters.clear()
+
+        def never(*a, **k):
+            raise AssertionError("a stored PM parsed again")
+        monkeypatch.setattr(intake, "parse_stored_pm", never)
+        letters, _ = intake._letters(ctx)
+        assert letters == fresh and len(letters) == 8
+        assert [(m.player, m.target) for m in day_moves(ctx, 1)][:2] == [
+            ("Вася", "Алексей"), ("Big Joe", "NightOwl")]

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from render_scenarios import SCENARIOS, scenario
 
 from scraper_mod.demo.localboard import LocalBoard
+from scraper_mod.forum.phpbb.links import PAGE_LINKS
 from scraper_mod.game.rendering import render_day
 from scraper_mod.posts.bbcode import STOCK_TAGS, bbcode_to_html
 from scraper_mod.posts.preview import preview_files
@@ -62,7 +63,7 @@ class _Addr:
 def test_each_post_renders_as_the_real_board_showed_it(post_id):
     """The capture's board is stock phpBB (board language en, no custom BBCode)."""
     source = CASES["posts"][str(post_id)]
-    assert bbcode_to_html(source, lang="en", custom=()) == REAL[post_id], source
+    assert bbcode_to_html(source, lang="en", custom=(), links=PAGE_LINKS) == REAL[post_id], source
 
 
 def test_every_tag_the_templates_write_is_captured():
@@ -135,7 +136,7 @@ ALLOWED = re.compile(r"</?(strong|em|span|a|ul|ol|li|blockquote|div|cite|p|pre|c
 def test_any_markup_renders_without_error_into_known_elements(pieces):
     """Property: whatever tags a post holds, in whatever order, the renderer gives HTML made
     only of the elements phpBB uses for them, and never a raw ``<b>`` of the text."""
-    out = bbcode_to_html("".join(pieces), custom=("spoiler", "table"))
+    out = bbcode_to_html("".join(pieces), custom=("spoiler", "table"), links=PAGE_LINKS)
     for tag in re.findall(r"</?[a-z]+[ >]", out):
         assert ALLOWED.match(tag), (pieces, tag)
     assert "<b>" not in out

@@ -11,7 +11,13 @@ from __future__ import annotations
 
 from scraper_mod.forum.smf.links import is_smf_url
 
-__all__ = ["post_path", "post_link", "topic_root"]
+__all__ = ["post_path", "post_link", "topic_root", "PAGE_LINKS"]
+
+# the board's own addresses inside a rendered post, as phpBB 3.3 writes them (posts/bbcode.py's
+# ``links``): a quoted author's profile, a quoted post, a quoted private message
+PAGE_LINKS = {"profile": "./memberlist.php?mode=viewprofile&amp;u={id}",
+              "post": "./viewtopic.php?p={id}#p{id}",
+              "pm": "./ucp.php?i=pm&amp;mode=view&amp;p={id}"}
 
 _SMF_ROOT_END = "index.php?"
 

@@ -9,7 +9,12 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ...errors import ForumError
 
-__all__ = ["smf_topic_id", "smf_board_id", "smf_topic_key", "is_smf_url"]
+__all__ = ["smf_topic_id", "smf_board_id", "smf_topic_key", "is_smf_url", "PAGE_LINKS"]
+
+# the board's own addresses inside a rendered post (posts/bbcode.py's ``links``)
+PAGE_LINKS = {"profile": "index.php?action=profile;u={id}",
+              "post": "index.php?msg={id}",
+              "pm": "index.php?action=pm;f=inbox#msg{id}"}
 
 _RE_TOPIC = re.compile(r"(?:^|[?;&])topic=(\d{1,12})(?:\.|$|[;&#])")
 _RE_BOARD = re.compile(r"(?:^|[?;&])board=(\d{1,12})(?:\.|$|[;&#])")

@@ -35,10 +35,10 @@ function startCountdowns() {
 }
 
 /* --- the live count ------------------------------------------------------------------- */
-function postLink(board, id) { return board + "viewtopic.php?p=" + id + "#p" + id; }
+/* a vote's link: the address the server gives (the board's own post link), http(s) only */
+function postLink(v) { return v && /^https?:\/\//.test(v.url || "") ? v.url : null; }
 
 function renderCount(box, data) {
-  const board = box.dataset.board;
   const byVoter = {};
   data.votes.forEach(function (v) { byVoter[v.voter] = v; });
   const frag = document.createDocumentFragment();
@@ -50,9 +50,9 @@ function renderCount(box, data) {
     li.appendChild(el("span", {class: "votes"}, String(c.votes)));
     li.appendChild(document.createTextNode(": "));
     c.voters.forEach(function (nick, i) {
-      const v = byVoter[nick];
-      if (v && board) {
-        li.appendChild(el("a", {href: postLink(board, v.post_id), rel: "noreferrer noopener",
+      const url = postLink(byVoter[nick]);
+      if (url) {
+        li.appendChild(el("a", {href: url, rel: "noreferrer noopener",
                                 target: "_blank"}, nick));
       } else {
         li.appendChild(document.createTextNode(nick));
@@ -172,7 +172,7 @@ function startReveal() {
   });
 }
 
-/* --- "Select all" in a post's [code] block (phpBB's own onclick is not allowed here) ----- */
+/* --- "Select all" in a post's [code] block (the board's own onclick is not allowed here) ----- */
 function startSelectCode() {
   document.addEventListener("click", function (ev) {
     const link = ev.target.closest ? ev.target.closest("a.select-code") : null;

@@ -11,7 +11,7 @@ from scraper_mod.errors import (
     BoardDisabledError,
     ForumError,
     LoginRequiredError,
-    NotPhpbbError,
+    NotABoardPageError,
     ParseError,
     TopicNotFoundError,
 )
@@ -55,10 +55,10 @@ def classify_error_page(doc: Any, *, url: str = "", what: str = "topic") -> Foru
     u = url or None
     for marker in _CHALLENGE:
         if marker in html_low:
-            return NotPhpbbError(f"a bot challenge or firewall page, not the board "
+            return NotABoardPageError(f"a bot challenge or firewall page, not the board "
                                  f"(title {title!r})", url=u)
     if not any(m in html_low for m in _PHPBB_MARKERS):
-        return NotPhpbbError(f"not a phpBB page (title {title!r})", url=u)
+        return NotABoardPageError(f"not a phpBB page (title {title!r})", url=u)
     for marker in _DISABLED:
         if marker in text_low:
             return BoardDisabledError(f"the board is disabled: {marker!r}", url=u)

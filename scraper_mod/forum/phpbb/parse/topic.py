@@ -55,7 +55,7 @@ def parse_topic_page(body: bytes, *, url: str = "", fetched_at: datetime | None 
     board shows times in; None means the zone the page declares (else Europe/Moscow).
 
     Raises ``TopicNotFoundError``, ``LoginRequiredError``, ``BoardDisabledError``,
-    ``NotPhpbbError`` for those pages and ``ParseError`` for anything else it cannot read
+    ``NotABoardPageError`` for those pages and ``ParseError`` for anything else it cannot read
     (truncated, garbage); never another exception.
 
     ``page``: the ``PageDoc`` of these bytes that the client's checks already read (a
