@@ -342,6 +342,12 @@ def _options(r: _Reader, tbl: dict, merge_weekends) -> RuleOptions:
         if name == "vote_change_limits":      # R2.13
             values[name] = _change_limits(r, v)
             continue
+        if name == "voting_opens":            # R2.18
+            if not isinstance(v, str) or (v and not _HHMM.match(v)):
+                r.fail(key, f"must be a time of day \"HH:MM\" in game time, not {v!r}",
+                       hint='e.g. voting_opens = "20:00"; "" for no voting window')
+            values[name] = v
+            continue
         if isinstance(default, bool):
             if not isinstance(v, bool):
                 r.fail(key, f"must be true or false, not {v!r}")
