@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import ConfigError, RulesError
 from ..forum.client import MAX_PAGE_SIZE, PAGE_TIME_LIMIT, REQUEST_TIME_LIMIT
-from ..forum.engine import engine_of_url, topic_id_of
+from ..forum.engine import engine_of_url, topic_id_of, topic_key
 from ..moves.capped import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE
 from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
@@ -44,6 +44,7 @@ class DaySpec:
     number: int
     topic: str | None = None
     deadline: datetime | None = None
+    vote_topic: str | None = None   # R2.17: the day's voting topic, when the house has one
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ class PublishConfig:
     results_forum: str | None = None  # or one results topic per game, opened there
     day_topic: str = "open"           # open | reply
     title_template: str = "{title}. День {day}"
+    vote_title_template: str = ""     # R2.17: "{title}. Голосование, день {day}": opened too
     private_messages: bool = True
     lock_day_topic: bool = False
     # during the day (docs/daytime.md): all off by default
@@ -502,7 +504,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
         pre = f"days[{i + 1}]."
         if not isinstance(d, dict):
             r.fail(f"days[{i + 1}]", "must be a table")
-        r.unknown(d, pre, {"number", "topic", "deadline"})
+        r.unknown(d, pre, {"number", "topic", "deadline", "vote_topic"})
         n = r.typed(d, pre, "number", int)
         if n is None or not 1 <= n <= MAX_DAYS:
             r.fail(pre + "number", f"must be a day number from 1 to {MAX_DAYS}")
@@ -524,7 +526,15 @@ def parse_game(data: dict, *, path: Path) -> Game:
         topic = r.typed(d, pre, "topic", str)
         if topic is not None:
             _check_url(r, pre + "topic", topic, topic=True)
-        days.append(DaySpec(number=n, topic=topic, deadline=dl))
+        vote_topic = r.typed(d, pre, "vote_topic", str)      # R2.17
+        if vote_topic is not None:
+            _check_url(r, pre + "vote_topic", vote_topic, topic=True)
+            if topic is not None and topic_key(vote_topic) == \
+                    topic_key(topic):
+                r.fail(pre + "vote_topic", "is the day's topic itself",
+                       hint="the voting topic is a topic of its own; leave vote_topic out "
+                            "when the house votes in the day's topic")
+        days.append(DaySpec(number=n, topic=topic, deadline=dl, vote_topic=vote_topic))
     moved = {d.number: d.deadline for d in days if d.deadline is not None}
     if moved:  # a moved deadline before its day starts is caught here, naming the key
         cal = Calendar(start=start, day_start=day_start, deadline=deadline, tz=tz,
@@ -679,4 +689,8 @@ def _parse_publish(r: "_Reader", tbl: dict, language: str = "ru") -> PublishConf
         pub.title_template.format(title="x", day=1)
     except (KeyError, IndexError, ValueError) as e:
         r.fail("publish.title_template", f"only {{title}} and {{day}} may be used ({e})")
+    try:
+        pub.vote_title_template.format(title="x", day=1)
+    except (KeyError, IndexError, ValueError) as e:
+        r.fail("publish.vote_title_template", f"only {{title}} and {{day}} may be used ({e})")
     return pub

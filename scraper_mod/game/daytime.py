@@ -185,9 +185,24 @@ def _request_rx(command: str) -> re.Pattern:
 
 
 def pending_requests(ctx: GameContext, day: int) -> list[tuple[int, str]]:
-    """(post id, author) of the day topic's count requests not answered yet, in order."""
-    pub, topic = ctx.game.publish, ctx.topic_for_day(day)
-    if not pub.tally_command or not topic:
+    """(post id, author) of the day topic's count requests not answered yet, in order (the
+    voting topic's too, R2.17)."""
+    return [(pid, a) for pid, a, _t in _pending(ctx, day)]
+
+
+def _pending(ctx: GameContext, day: int) -> list[tuple[int, str, str]]:
+    """(post id, author, topic) of the requests waiting, the day topic's first, then the
+    voting topic's (R2.17): each is answered in the topic it was asked in."""
+    out = []
+    for topic in (ctx.topic_for_day(day), ctx.vote_topic_for_day(day)):
+        if topic:
+            out += [(pid, a, topic) for pid, a in _pending_in(ctx, day, topic)]
+    return out
+
+
+def _pending_in(ctx: GameContext, day: int, topic: str) -> list[tuple[int, str]]:
+    pub = ctx.game.publish
+    if not pub.tally_command:
         return []
     rx = _request_rx(pub.tally_command)
     cal = ctx.calendar()
@@ -250,7 +265,12 @@ def _count(ctx: GameContext, day: int, *, key: str | None, at: datetime) -> list
         out = []
     if batch is None:
         t = tally_day(ctx, day, poll=True)          # read fresh from the board
-        waiting = pending_requests(ctx, day)        # as the read left them
+        pending = _pending(ctx, day)                # as the read left them
+        # R2.17: a scheduled count goes in the votes' topic, a count on request where asked
+        # (one topic per count: the other topic's requests wait for the next one)
+        where = (ctx.votes_topic_for_day(day) if key is not None else
+                 pending[0][2] if pending else None) or ctx.topic_for_day(day) or ""
+        waiting = [(pid, a) for pid, a, tp in pending if tp == where]
         if key is None and not waiting:
             return out
         board = board_root(ctx, ctx.topic_for_day(day))
@@ -269,7 +289,7 @@ def _count(ctx: GameContext, day: int, *, key: str | None, at: datetime) -> list
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, text)
         batch = {"key": name, "file": str(path), "requests": [pid for pid, _ in waiting],
-                 "on_request": key is None, "at": at.isoformat()}
+                 "on_request": key is None, "at": at.isoformat(), "topic": where}
         store.put(batch_key, batch)
     return out + _post_batch(ctx, day, batch)
 
@@ -293,7 +313,7 @@ def _post_batch(ctx: GameContext, day: int, batch: dict) -> list[Outcome]:
         store.put(_BATCH.format(day=day), None)
         raise ScraperModError(f"{path}: the count to post cannot be read: {e}",
                               hint="it is made again at the next count") from None
-    topic = ctx.topic_for_day(day) or ""
+    topic = batch.get("topic") or ctx.topic_for_day(day) or ""
     outcomes = publish_items(ctx, [Item(day, "tally", batch["key"], topic, text,
                                          source=str(path))], retry_after=AUTO_RETRY_SECONDS)
     if outcomes and outcomes[0].status in ("posted", "already"):

@@ -1,5 +1,6 @@
 """Polling an open game's day topic: the topic of the day from the game, the game's client
 (or one for the topic's board when the game names none), ``forum.poller.poll_topic``.
+``poll_day_topics`` reads the day's voting topic too, when the house has one (R2.17).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from ..forum.poller import PollReport, poll_topic
 from .connect import client_for_game, game_client
 from .context import GameContext
 
-__all__ = ["poll_day"]
+__all__ = ["poll_day", "poll_day_topics"]
 
 
 def poll_day(ctx: GameContext, day: int | None = None, *, full: bool = False,
@@ -19,12 +20,27 @@ def poll_day(ctx: GameContext, day: int | None = None, *, full: bool = False,
 
     Returns None when the day has no topic yet.
     """
-    now = ctx.now()
     if day is None:
-        day = ctx.calendar().day_at(now)
+        day = ctx.calendar().day_at(ctx.now())
     url = ctx.topic_for_day(day) if day else None
     if not url:
         return None
+    return _poll(ctx, url, full=full, client=client)
+
+
+def poll_day_topics(ctx: GameContext, day: int | None = None, *, full: bool = False,
+                    client: ForumClient | None = None) -> list[PollReport]:
+    """Poll the day's topic and, when the house has one, its voting topic (R2.17), in that
+    order; empty when the day has no topic yet."""
+    if day is None:
+        day = ctx.calendar().day_at(ctx.now())
+    urls = [u for u in (ctx.topic_for_day(day), ctx.vote_topic_for_day(day)) if u] if day \
+        else []
+    return [_poll(ctx, u, full=full, client=client) for u in urls]
+
+
+def _poll(ctx: GameContext, url: str, *, full: bool, client: ForumClient | None
+          ) -> PollReport:
     if client is None:
         client = (game_client(ctx) if ctx.game.forum.url else
                   client_for_game(ctx.game, ctx.clock, topic_url=url))

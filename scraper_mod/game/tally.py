@@ -35,7 +35,7 @@ from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
 from .context import GameContext
 from .house import house_lines, majority_view
-from .poll import poll_day
+from .poll import poll_day_topics
 from .slotbook import tally_view
 from .timearg import parse_time_arg
 
@@ -329,7 +329,7 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
         as_of = as_of.replace(tzinfo=game.timezone)
     final = as_of >= deadline
     cutoff = deadline if final else as_of
-    topic = ctx.topic_for_day(day)
+    topic = ctx.votes_topic_for_day(day)    # R2.17: the voting topic, when the house has one
     if versions is None:
         if not topic:
             raise ConfigError(f"day {day} has no topic yet", path=str(game.path),
@@ -375,15 +375,17 @@ def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None
 def _poll_complete(ctx: GameContext, day: int) -> PollReport | None:
     """``game.poll.poll_day``, and a page that could not be read is an error: the count
     would be stale without saying so."""
-    report = poll_day(ctx, day)
-    if report is not None and report.errors:
+    reports = poll_day_topics(ctx, day)     # R2.17: the voting topic too
+    for report in reports:
+        if not report.errors:
+            continue
         first = report.errors[0]
         if report.topic and first.startswith(f"{report.topic}: "):  # the URL once is enough
             first = first[len(report.topic) + 2:]
         raise ForumError(f"the topic could not be read completely: {first}",
                          url=report.topic, hint="try again, or count the stored posts "
                          "with --offline")
-    return report
+    return reports[-1] if reports else None
 
 
 def vote_report(ctx: GameContext, day: int, *, lang: str | None = None,

@@ -32,8 +32,8 @@ Nothing here reads the clock.
 
 from __future__ import annotations
 
-from collections import Counter
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, time, timedelta, timezone, tzinfo

@@ -562,7 +562,7 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
         if target is None and not not_taken and passed:     # R2.19: a vote for no one
             votes.append(Vote(voter=voter, target=NO_ONE, at=_vote_time(*stood),
                               post_id=post_id, final=_final_word(ctx, post),
-                              edited=post.edit_count > 0))
+                              edited=_edited(vs, stood)))
             continue
         if target is None:
             for t in not_taken:
@@ -584,7 +584,7 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
             continue
         votes.append(Vote(voter=voter, target=target, at=_vote_since(ctx, vs, stood, target),
                           post_id=post_id, final=_final_word(ctx, post),
-                          edited=post.edit_count > 0))
+                          edited=_edited(vs, stood)))
 
     voted = {v.voter for v in votes}
     not_voted = tuple(sorted((p for p in ctx.alive - ctx.frozen if p not in voted),
@@ -643,6 +643,12 @@ def _decided(ctx: _Ctx, book: Book, decision: VoteDecision, post_id: int, author
     else:
         votes.append(Vote(voter=voter, target=target, at=_vote_time(*stood), post_id=post_id,
                           decided=True, final=_final_word(ctx, stood[0])))
+
+
+def _edited(vs: Sequence[tuple[Post, datetime]], stood: tuple[Post, datetime]) -> bool:
+    """R2.20: the version that stands is an edit: the board says so, or its text differs
+    from the first version seen (an edit the board shows no notice of, R2.11)."""
+    return stood[0].edit_count > 0 or not _same_text(vs[0][0], stood[0])
 
 
 def _final_word(ctx: _Ctx, post: Post) -> bool:

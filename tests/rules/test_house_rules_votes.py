@@ -302,3 +302,15 @@ def test_config_refuses_bad_round_4_options_naming_the_key(rules, key):
     with pytest.raises(ConfigError) as e:
         _game(rules)
     assert key in str(e.value) and "game.toml" in str(e.value)
+
+
+def test_R2_20_R2_11_an_edit_without_a_notice_is_an_edit_too():
+    """phpBB shows no edit notice when the author edits the topic's last post (R2.11): a
+    version seen before with other words makes the standing one an edit all the same."""
+    versions = _topic_posts([("Маша", "[color=red]Коля[/color] за него", t(10)),
+                             ("Петя", "думаю", t(11))],
+                            edits=[(1, "[color=red]Коля[/color] и всё", t(19, 10))])
+    assert [p.edit_count for p, _ in versions if p.author == "Петя"] == [0, 0]
+    votes, _rej, _ = extract_votes(versions, players=PLAYERS, alive=NICKS, host=None,
+                                   deadline=DEADLINE, options=opts(edit_is_change=True))
+    assert sorted((x.voter, x.edited) for x in votes) == [("Маша", False), ("Петя", True)]
