@@ -113,7 +113,11 @@ def test_bbcode_is_a_pasteable_post(game, capsys):
     assert "[*][b]NightOwl[/b] — 1 голос: [url=http://127.0.0.1/viewtopic.php?p=87#p87]" \
            "Алексей[/url]\n" in out
     assert out.count("[list]") == out.count("[/list]") == 1
-    assert out.count("[url=") == out.count("[/url]") == 8
+    # 8 counted votes and, since issue 39, each vote that did not count, linked with its reason
+    # (as of 19:00 none: quotes, signatures and bold were never votes, and are not listed)
+    not_counted = [ln for ln in out.splitlines() if ln.startswith("Не засчитано: [url=")]
+    assert all(" — " in ln for ln in not_counted)
+    assert out.count("[url=") == out.count("[/url]") == 8 + len(not_counted)
     code, out, _ = run(capsys, game, "--day", "1", "--offline", "--format", "bbcode",
                        "--lang", "en")
     assert "Voting closed on 09.04 at 20:00 MSK." in out
@@ -129,10 +133,13 @@ FINAL_POST = """\
 {p86}doc_Holiday[/url], {p90}Ёжик в тумане[/url], {p91}Вася[/url]
 [*][b]NightOwl[/b] — 2 голоса: {p94}Алексей[/url], {p96}Маша_2[/url]
 [/list]
+Не засчитано: {p97}пост игрока Вася[/url] — пост после срока.
+Не засчитано: {p98}пост игрока doc_Holiday[/url] — пост после срока.
+Постов за день: Вася — 4, Маша_2 — 5, Big Joe — 4, Алексей — 4, NightOwl — 4, Игрок-7 — 4, Ёжик в тумане — 3, doc_Holiday — 3.
 
 По итогам голосования садится [b]Алексей[/b].
 """.format(**{f"p{n}": f"[url=http://127.0.0.1/viewtopic.php?p={n}#p{n}]"
-              for n in (83, 84, 85, 86, 90, 91, 94, 96)})
+              for n in (83, 84, 85, 86, 90, 91, 94, 96, 97, 98)})
 
 
 def test_final_bbcode_post_whole(game, capsys):

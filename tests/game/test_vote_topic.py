@@ -142,3 +142,39 @@ def test_R2_17_the_voting_topic_must_be_a_topic_of_its_own(tmp_path):
     with pytest.raises(ConfigError) as e:
         load_game(folder)
     assert "days[1].vote_topic" in str(e.value)
+
+
+def test_what_a_count_shows_the_host_and_the_players(tmp_path, capsys):
+    """Issue 39 item 3 with R2.15 on: the votes each leader still needs, the posts of each
+    living player that day (both topics; who has none is named), the votes that did not
+    count with their reason and link; a count before the window says the vote is not open
+    (R2.18); ``--at-post`` counts as of a post."""
+    with LocalBoard(language="ru", clock=lambda: msk(11, 9)) as board:
+        folder, posts = build(tmp_path, board, VOTES, edits=EDITS,
+                              rules=RULES + "majority_ends_day = true\n")
+        run(capsys, "poll", str(folder), "--day", "1")
+        at = json.loads(run(capsys, "tally", str(folder), "--offline", "--format", "json",
+                            "--at-post", str(posts[("Петя", 19, 10)])))
+        text = run(capsys, "tally", str(folder), "--offline", "--at-post",
+                   str(posts[("Петя", 19, 10)]))
+        early = run(capsys, "tally", str(folder), "--offline", "--at", "2024-04-09T18:00")
+        post = run(capsys, "tally", str(folder), "--offline", "--format", "bbcode",
+                   "--at", "2024-04-09T19:50")
+        final = run(capsys, "tally", str(folder), "--offline", "--day", "1")
+    # as of Петя's post: Маша's and his votes, the 12:00 one before the window refused
+    assert at["as_of"] == "2024-04-09T19:10:01+03:00" and at["final"] is False
+    assert [(v["voter"], v["target"]) for v in at["votes"]] == [("Маша", "Игорь"),
+                                                               ("Петя", "Игорь")]
+    assert at["majority_needs"] == {"Игорь": 2}          # 7 may vote: 4 is a majority
+    assert "До большинства (4 голоса): Игорь — ещё 2 голоса" in text
+    assert "Голосование ещё не открыто: голоса принимаются с 19:00 до 20:00 МСК." in early
+    # the board's post: each vote that did not count, linked, with its reason
+    for key, why in [(("Маша", 12, 0), "голос не засчитан: подан до начала голосования"),
+                     (("Ирина", 19, 15), "голос не засчитан: один ник без слов")]:
+        pid = posts[key]
+        assert f"p={pid}#p{pid}]пост игрока {key[0]}[/url] — {why}" in post, post
+    assert "Постов за день: Вася — 1, Маша — 2, Ирина — 1, Петя — 1, Коля — 1, Таня — 1." \
+        in post
+    assert "Без постов с начала дня: [b]Игорь[/b]." in post
+    assert "Постов за день: Вася — 1, Игорь — 0, Маша — 2" in final
+    assert "Без постов с начала дня: Игорь" in final
