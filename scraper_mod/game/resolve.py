@@ -168,6 +168,7 @@ def build_report(ctx: GameContext, day: int, *, tally: DayTally, lynch: Lynch | 
         posts_by=posts_by, edits=edits, late_posts=tuple(notes.late_posts),
         deleted_posts=tuple(notes.deleted),
         reveal=_reveal(ctx, before) if over else None, topic=tally.topic,
+        discussion=ctx.topic_for_day(day) if ctx.vote_topic_for_day(day) else None,
         vote_table=vote_table_layout(game.rules),
         contacts={p.nick: p.contact for p in game.players if p.contact},
         templates=str(game.folder / "templates"), max_post_chars=game.forum.max_post_chars,

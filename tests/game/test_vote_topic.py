@@ -10,6 +10,7 @@ The seven players of tests/game/test_resolve.py; day 1 runs from Mon 8 April 202
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -109,6 +110,9 @@ def test_R2_19_no_one_leads_no_one_is_jailed_and_the_newspaper_says_so(tmp_path,
     assert result["lynched"] is None
     paper = (folder / "out" / "day-1" / "newspaper.bbcode").read_text(encoding="utf-8")
     assert "Сегодня посадки нет." in paper
+    # the newspaper links both of the day's topics (R2.17)
+    assert re.search(r"Темы дня 1: \[url=http://127\.0\.0\.1:\d+/viewtopic\.php\?t=\d+\]"
+                     r"обсуждение\[/url\], \[url=[^\]]+\]голосование\[/url\]\.", paper), paper
 
 
 def test_R2_19_a_tie_jails_no_one(tmp_path, capsys):
