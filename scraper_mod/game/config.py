@@ -180,10 +180,13 @@ def resolve_game_path(arg: str | Path) -> Path:
         found = p.exists()
     except OSError as e:  # a folder we may not enter
         raise ConfigError(f"cannot read: {e.strerror or e}", path=str(p),
-                          hint="check the folder's permissions") from None
+                          hint="check the folder's permissions",
+                          ru="не читается (проверьте права на папку)") from None
     if not found:
         raise ConfigError("no such game file", path=str(p),
-                          hint="give a game folder holding game.toml, or the file itself")
+                          hint="give a game folder holding game.toml, or the file itself",
+                          ru="нет такого файла игры (укажите папку игры с game.toml или сам "
+                             "файл)")
     return p
 
 
@@ -194,7 +197,11 @@ def load_game(arg: str | Path) -> Game:
         # utf-8-sig: Windows Notepad starts UTF-8 files with a byte order mark
         data = tomllib.loads(_read_capped(path).decode("utf-8-sig"))
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"not valid TOML: {e}", path=str(path)) from None
+        at = re.search(r"line (\d+), column (\d+)", str(e))
+        raise ConfigError(f"not valid TOML: {e}", path=str(path),
+                          ru="файл не читается как TOML" + (
+                              f": ошибка в строке {at[1]}, позиция {at[2]}" if at else "")
+                          + " (проверьте кавычки, скобки и знаки = в этом месте)") from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"cannot read: not UTF-8 text (byte {e.start})", path=str(path),
                           hint="save game.toml as UTF-8 (not windows-1251 or UTF-16)") from None

@@ -145,10 +145,13 @@ def move_deadline(ctx: GameContext, day: int, time: str, *, name: str = "TIME") 
             ctx.calendar().deadline(day - 1)
     except RulesError as e:
         ctx.store.put("moved_deadlines", previous)
+        new_ru = new.astimezone(g.timezone).strftime("%d.%m.%Y %H:%M") if new else "прежний срок"
         raise ConfigError(f"cannot move the deadline there: {e.message}",
                           hint=f"give a time after day {day}'s start",
-                          ru=f"на это время срок не перенести: {e.message} (нужно время "
-                             f"после начала дня {day})") from None
+                          ru=f"день {day}: на это время срок не перенести: {new_ru} — "
+                             + (f"не после начала дня {day} или не позже срока дня {day - 1}"
+                                if day > 1 else f"не после начала дня {day}")
+                             + f" (нужно время после начала дня {day})") from None
     ctx.store.log_event("deadline_moved", {"day": day, "from": before.isoformat(),
                                            "to": after.isoformat()}, at=ctx.now())
     cal = ctx.calendar()

@@ -247,7 +247,10 @@ def resolve_day_files(ctx: GameContext, day: int | None = None, *, force: bool =
     if now < deadline and not force:
         raise RulesError(f"day {day}'s deadline has not passed yet: it is "
                          f"{deadline.astimezone(ctx.game.timezone).isoformat()}",
-                         hint="wait for it, or use --force to resolve early")
+                         hint="wait for it, or use --force to resolve early",
+                         ru=f"срок дня {day} ещё не прошёл: он "
+                            f"{deadline.astimezone(ctx.game.timezone):%d.%m.%Y %H:%M} "
+                            "(дождитесь его или подведите итоги раньше с --force)")
     if cascade:
         finish_cascade(ctx)         # a re-resolution a crash cut short, first
     checked_state_before(ctx, day)  # before any network: an impossible day fails fast

@@ -388,7 +388,10 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
         if not topic:
             raise ConfigError(f"day {day} has no topic yet", path=str(game.path),
                               key="days", hint=f"add [[days]] number = {day} with its topic "
-                              f"URL, or run `scraper-mod day open {game.folder} {day} URL`")
+                              f"URL, or run `scraper-mod day open {game.folder} {day} URL`",
+                              ru=f"у дня {day} ещё нет темы (добавьте [[days]] number = {day} "
+                                 f"с адресом темы или выполните `scraper-mod day open "
+                                 f"{game.folder} {day} URL`)")
         if poll:
             _poll_complete(ctx, day)
         versions = day_versions(ctx, topic)
@@ -462,9 +465,12 @@ def _poll_complete(ctx: GameContext, day: int) -> PollReport | None:
         first = report.errors[0]
         if report.topic and first.startswith(f"{report.topic}: "):  # the URL once is enough
             first = first[len(report.topic) + 2:]
-        raise ForumError(f"the topic could not be read completely: {first}",
-                         url=report.topic, hint="try again, or count the stored posts "
-                         "with --offline")
+        e = ForumError(f"the topic could not be read completely: {first}",
+                       url=report.topic, hint="try again, or count the stored posts "
+                       "with --offline")
+        e.ru = (f"тему {report.topic} не удалось прочитать целиком: форум не ответил "
+                "(повторите позже или посчитайте сохранённые посты с --offline)")
+        raise e
     return reports[-1] if reports else None
 
 
@@ -494,7 +500,7 @@ def post_instant(ctx: GameContext, post_id: int, day: int | None = None
                       f"topics first: scraper-mod poll {ctx.game.folder}",
                       ru=f"--at-post: поста {post_id} нет ни в одной теме дня этой игры "
                          f"(проверьте номер: viewtopic.php?p=N, или сначала прочитайте темы: "
-                         f"scraper-mod poll {ctx.game.folder})")
+                         f"`scraper-mod poll {ctx.game.folder}`)")
 
 
 def count_asked(ctx: GameContext, *, day: int | None = None, at: str | None = None,
@@ -512,12 +518,17 @@ def count_asked(ctx: GameContext, *, day: int | None = None, at: str | None = No
     as_of = parse_time_arg(at, ctx.game.timezone) if at else None
     if as_of is not None and as_of > ctx.now():
         raise ConfigError(f"--at: {as_of.isoformat()} is in the future",
-                          hint="give a past time, or leave --at out for the count as of now")
+                          hint="give a past time, or leave --at out for the count as of now",
+                          ru=f"--at: {as_of:%d.%m.%Y %H:%M} — это ещё не наступило (укажите "
+                             "прошедшее время или уберите --at: подсчёт на сейчас)")
     if as_of is not None and as_of < ctx.calendar().day_start(1):
         start = ctx.calendar().day_start(1).astimezone(ctx.game.timezone).isoformat()
         raise ConfigError(f"--at: {as_of.isoformat()} is before the game starts ({start})",
-                          hint="check the date; [game] start in game.toml sets day 1")
+                          hint="check the date; [game] start in game.toml sets day 1",
+                          ru=f"--at: {as_of:%d.%m.%Y %H:%M} — до начала игры (проверьте дату; "
+                             "день 1 задаёт [game] start в game.toml)")
     day = day if day is not None else current_day(ctx, as_of or ctx.now())
     if day < 1:
-        raise ConfigError(f"--day: must be 1 or more, not {day}")
+        raise ConfigError(f"--day: must be 1 or more, not {day}",
+                          ru=f"--day: нужен номер дня от 1, а не {day}")
     return tally_day(ctx, day, as_of=as_of, poll=poll)

@@ -187,7 +187,7 @@ def test_the_tally_api_equals_the_command(game, capsys):
     code, out, err = cli(capsys, "tally", game, "--offline", "--at", "2099-01-01T00:00")
     r = c.get("/api/games/m2/tally?at=2099-01-01T00:00")
     assert code == 1 and r.status_code == 409
-    assert err.strip() == "error: " + r.get_json()["error"]
+    assert err.strip() == "ошибка: " + r.get_json()["ru"]    # issue 39: Russian only
 
 
 # --- the actions ----------------------------------------------------------------------------
