@@ -34,6 +34,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from urllib.parse import urljoin
 
 from ..errors import MailboxError, ScraperModError
 from ..forum.links import post_link
@@ -43,6 +44,7 @@ from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.calendar import wall_time
 from ..rules.model import MoveKind
+from ..rules.votes import reason_text
 from .context import GameContext
 from .intake import day_moves, state_before_day
 from .nightmoves import awaiting_moves
@@ -382,7 +384,8 @@ def _remind(ctx: GameContext, day: int) -> list[Outcome]:
 # -- alerts -----------------------------------------------------------------------------------
 
 def alert(ctx: GameContext, kind: str, detail: str, *, link: str | None = None,
-          day: int | None = None) -> str:
+          day: int | None = None, detail_ru: str | None = None,
+          post_id: int | None = None) -> str:
     """Tell the host ``detail`` (one line) at once: a PM to ``alert_to`` (default: the host's
     nick) or a mail; at most one per ``kind`` per hour. Returns "sent", "held" (within the
     hour), "failed" or "off". Never raises: an alert is never why the game stops."""
@@ -394,7 +397,8 @@ def alert(ctx: GameContext, kind: str, detail: str, *, link: str | None = None,
     status = "held" if held else "failed"
     if not held:
         try:
-            status = _send_alert(ctx, kind, detail, link=link, day=day)
+            status = _send_alert(ctx, kind, detail, link=link, day=day,
+                                 detail_ru=detail_ru, post_id=post_id)
         except ScraperModError as e:
             log.warning("the alert (%s) could not be sent: %s", kind, e)
         if status == "sent":
@@ -405,13 +409,22 @@ def alert(ctx: GameContext, kind: str, detail: str, *, link: str | None = None,
 
 
 def _send_alert(ctx: GameContext, kind: str, detail: str, *, link: str | None,
-                day: int | None) -> str:
+                day: int | None, detail_ru: str | None = None,
+                post_id: int | None = None) -> str:
     g, pub, now = ctx.game, ctx.game.publish, ctx.now()
     local = now.astimezone(g.timezone)
     stamp = local.strftime("%d.%m %H:%M")
     lang = _lang(ctx)
-    text = render_text("alert", lang, "txt", title=g.title, kind=kind, detail=detail,
-                       link=link, folder=str(g.folder), when=stamp, zone=_zone(ctx, now))
+    if link and not re.match(r"https?://", link) and g.forum.url:   # issue 39: absolute
+        link = urljoin(g.forum.url if g.forum.url.endswith("/") else g.forum.url + "/",
+                       link.removeprefix("./"))
+    # issue 39: a Russian alert is Russian only: the English detail goes to the log
+    if lang == "ru" and detail_ru is None:
+        log.info("alert (%s): %s", kind, detail)
+    text = render_text("alert", lang, "txt", title=g.title, kind=kind,
+                       detail=(detail_ru or "") if lang == "ru" else detail,
+                       link=link, folder=str(g.folder.resolve()), when=stamp,
+                       zone=_zone(ctx, now), post_id=post_id)
     subject = (f"{g.title}: нужен ведущий ({stamp})" if lang == "ru"
                else f"{g.title}: the host is needed ({stamp})")
     key = f"{kind}@{local.strftime('%Y-%m-%dT%H:%M')}"
@@ -466,7 +479,10 @@ def alert_new_problems(ctx: GameContext, day: int) -> None:
             new.append(f"post/{r.post_id}")
             alert(ctx, "vote", f"day {day}: post {r.post_id} by {r.author}: "
                   f"{r.reason.replace('_', ' ')}: {r.text[:80]!r}",
-                  link=post_link(board, r.post_id) if board else None, day=day)
+                  link=post_link(board, r.post_id) if board else None, day=day,
+                  detail_ru=f"день {day}, пост {r.post_id} ({r.author}): "
+                            f"{reason_text(r.reason, 'ru')}: «{r.text[:80]}»",
+                  post_id=r.post_id)
     own = {x.casefold() for x in (ctx.game.host, ctx.game.forum.username,
                                   ctx.game.publish.alert_to) if x}
     for m in day_moves(ctx, day):
@@ -475,7 +491,9 @@ def alert_new_problems(ctx: GameContext, day: int) -> None:
                 and (m.player or "").casefold() not in own:   # the host's own, or an alert
             new.append(f"mail/{m.message_id}")
             alert(ctx, "mail", f"day {day}: a move message from an unknown sender "
-                  f"(message {m.message_id})", day=day)
+                  f"(message {m.message_id})", day=day,
+                  detail_ru=f"день {day}: ход от неизвестного отправителя (письмо "
+                            f"{m.message_id})")
     if new:
         ctx.store.put("alerted", sorted(told | set(new)))
 
