@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import cast
@@ -28,6 +28,7 @@ from ..errors import ConfigError, FetchError, ScraperModError
 from ..forum.engine import Board
 from ..forum.lookback import plain
 from ..posts.dayfolder import day_start_file, write_atomic
+from ..posts.engine_tags import for_engine
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
 from .connect import game_board
@@ -249,10 +250,17 @@ def plan_role_cards(ctx: GameContext) -> list[Item]:
 
 # -- finding a publication on the board after a crash --------------------------------------
 
+def _for_board(board: Board, item: Item) -> Item:
+    """The item as the board's engine renders it (issue 39: SMF's own size and list tags)."""
+    text = for_engine(item.text, getattr(board, "engine", None))
+    return item if text == item.text else replace(item, text=text)
+
+
 def _find_on_board(ctx: GameContext, board: Board, item: Item) -> tuple[int | None, str | None] | None:
     """(id, url) of a publication already on the board, else None: only what this account
     posted, with the text that was sent (a player's topic of the same title, or another
     message of the same subject to the same player, is never taken for it)."""
+    item = _for_board(board, item)
     if item.kind in PM_KINDS:
         mid = board.find_pm(item.to, item.subject, item.text)
         return (mid, board.pm_url(mid)) if mid else None
@@ -307,6 +315,7 @@ def _need_forum(board: Board, url: str | None, key: str, what: str, ctx: GameCon
 
 
 def _post(ctx: GameContext, board: Board, item: Item) -> tuple[int | None, str | None]:
+    item = _for_board(board, item)
     pub = ctx.game.publish
     if item.kind == "newspaper":
         target = results_target(ctx)

@@ -417,3 +417,7 @@ def test_the_page_shows_what_a_count_shows(game):
     more = html.split('class="count-more"', 1)[1].split("</div>", 1)[0]
     assert 'href="http://127.0.0.1/viewtopic.php?p=97#p97"' in more and "пост после срока" in more
     assert "Постов за день: Вася — 4, Маша_2 — 5" in more
+    # issue 39 item 5: on a phone the chart scrolls: its legend and «срок» in HTML too
+    assert '<p class="chart-deadline">срок 20:00</p>' in html
+    assert re.search(r'<ul class="chart-legend"><li><span class="swatch" [^>]*></span>'
+                     r'Алексей — 6</li>', html)
