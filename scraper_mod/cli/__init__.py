@@ -53,13 +53,23 @@ def main(argv: list[str] | None = None) -> int:
     from .common import setup_logging
     setup_logging(verbose=args.verbose)
     held = logged_in()     # sessions open before this command are not its to end
+    from .russian import game_language, russian_error, russian_os_error, russian_unexpected
+    # issue 39: a Russian game's host reads Russian only; the English goes to the log
+    ru = game_language(getattr(args, "game", None)) == "ru"
+    log = logging.getLogger(__name__)
     try:
         return int(args.func(args) or 0)
     except ScraperModError as e:
-        print(f"error: {e}", file=sys.stderr)
+        line = russian_error(e) if ru else None
+        print(f"ошибка: {line}" if line else f"error: {e}", file=sys.stderr)
         return 1
     except sqlite3.Error as e:
-        print(f"error: {getattr(args, 'game', None) or 'the game folder'}: the state file "
+        where = getattr(args, 'game', None) or 'the game folder'
+        if ru:
+            log.debug("state.sqlite3: %s", e)
+        print(f"ошибка: {where}: файл состояния state.sqlite3 не работает (проверьте, что в "
+              f"папку игры и в state.sqlite3 можно писать и диск не заполнен)" if ru else
+              f"error: {where}: the state file "
               f"state.sqlite3 failed: {e} (check that the game folder and its state.sqlite3 "
               f"are writable and the disk is not full)", file=sys.stderr)
         return 1
@@ -67,15 +77,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
-        print(f"error: {where}{e.strerror or e} (check that the path exists, is writable "
+        print(f"ошибка: {russian_os_error(e)}" if ru else
+              f"error: {where}{e.strerror or e} (check that the path exists, is writable "
               f"and the disk is not full)", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
+        print("ошибка: прервано" if ru else "error: interrupted", file=sys.stderr)
         return 130
     except Exception as e:  # a bug: still one line, the details with -v (never a traceback)
-        logging.getLogger(__name__).debug("unexpected error", exc_info=True)
-        print(f"error: unexpected {type(e).__name__}: {e} (this is a bug in scraper-mod; "
+        log.debug("unexpected error", exc_info=True)
+        print(f"ошибка: {russian_unexpected()}" if ru else
+              f"error: unexpected {type(e).__name__}: {e} (this is a bug in scraper-mod; "
               f"run again with -v for the details and report them)", file=sys.stderr)
         return 1
     finally:

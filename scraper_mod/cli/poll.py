@@ -53,7 +53,7 @@ def _moves_summary(report: Any) -> tuple[str, tuple[Any, ...]]:
 
 def run(args: argparse.Namespace) -> int:
     from ..game.context import open_game
-    from ..game.poll import poll_day
+    from ..game.poll import poll_day_topics
     from ..game.tally import current_day
 
     status = 0
@@ -72,19 +72,20 @@ def run(args: argparse.Namespace) -> int:
                   f"(add it under [[days]] or with `scraper-mod day`)")
         else:
             try:
-                report = poll_day(ctx, day, full=args.full)
+                reports = poll_day_topics(ctx, day, full=args.full)   # R2.17: both topics
             except ForumError as e:
                 report = getattr(e, "report", None)
                 print(f"forum: day {day}: {report.summary() if report else 'failed'}")
                 print(f"error: {e}", file=sys.stderr)
                 status = 1
             else:
-                assert report is not None   # the day has a topic (checked above)
-                print(f"forum: day {day}: {report.summary()}")
-                for err in report.errors:
-                    print(f"error: {err}", file=sys.stderr)
-                if report.errors:
-                    status = 1
+                for i, report in enumerate(reports):
+                    what = f"day {day}" if i == 0 else f"day {day} (voting topic)"
+                    print(f"forum: {what}: {report.summary()}")
+                    for err in report.errors:
+                        print(f"error: {err}", file=sys.stderr)
+                    if report.errors:
+                        status = 1
         intake = _load_intake()
         if intake is None or not hasattr(intake, "poll_moves"):
             print("moves: no source configured")

@@ -23,6 +23,9 @@ def register(sub: SubParsers) -> None:
                    help="the game day (default: the current day)")
     p.add_argument("--at", metavar="TIME",
                    help="count as of this time (ISO 8601; game time when it has no offset)")
+    p.add_argument("--at-post", type=int, metavar="ID",
+                   help="count as of this post of the day (its number, viewtopic.php?p=ID), "
+                        "the post included: for a dispute")
     p.add_argument("--format", choices=("text", "bbcode", "json"), default="text",
                    help="text for the host (default), bbcode for a forum post, or json")
     p.add_argument("--offline", action="store_true",
@@ -37,7 +40,8 @@ def run(args: argparse.Namespace) -> int:
     from ..game.tally import count_asked
 
     with open_game(args.game, readonly=args.offline) as ctx:   # --offline only reads
-        result = count_asked(ctx, day=args.day, at=args.at, poll=not args.offline)
+        result = count_asked(ctx, day=args.day, at=args.at, poll=not args.offline,
+                             at_post=args.at_post)
         if args.format == "json":
             print_json(result.to_json())
         else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..forum.engine import Board
 from ..game.context import GameContext
-from ..game.publish import AUTO_RETRY_SECONDS, Item, publish_items
+from ..game.publish import AUTO_RETRY_SECONDS, Item, publish_items, vote_topic_item
 from ..game.wording import Formatter
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
@@ -45,5 +45,8 @@ def open_day_one(ctx: GameContext, board: Board) -> str | None:
         write_atomic(path, day_one_text(ctx))
     item = Item(0, "day-topic", "day-1", g.forum.forum, path.read_text(encoding="utf-8"),
                 subject=pub.title_template.format(title=g.title, day=1), source=str(path))
-    publish_items(ctx, [item], board=board, retry_after=AUTO_RETRY_SECONDS)
+    items = [item]
+    if pub.vote_title_template and not ctx.vote_topic_for_day(1):   # R2.17: the voting topic
+        items.append(vote_topic_item(ctx, 1, after=0))
+    publish_items(ctx, items, board=board, retry_after=AUTO_RETRY_SECONDS)
     return ctx.topic_for_day(1)

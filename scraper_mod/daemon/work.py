@@ -139,6 +139,14 @@ def poll_once(ctx: GameContext, day: int, *, full: bool = False,
         client = client or make_client(ctx)
         report = poll_topic(client, ctx.store, topic, now=ctx.now, full=full,
                             board_tz=ctx.game.timezone, board=game_board(ctx, client))
+    vote_errors: tuple[str, ...] = ()
+    vote_topic = ctx.vote_topic_for_day(day) if topic else None
+    if vote_topic:       # R2.17: the day's voting topic, read like the day's topic
+        vr = poll_topic(cast(ForumClient, client), ctx.store, vote_topic, now=ctx.now,
+                        full=full, board_tz=ctx.game.timezone,
+                        board=game_board(ctx, cast(ForumClient, client)))
+        vote_errors = tuple(vr.errors) + (() if vr.complete or not full
+                                          else ("the voting topic's last page was not reached",))
     move_error = None
     move_problems: tuple[str, ...] = ()
     try:
@@ -153,7 +161,7 @@ def poll_once(ctx: GameContext, day: int, *, full: bool = False,
         v = getattr(report, name, 0) if report is not None else 0
         return len(v) if isinstance(v, (list, tuple, set, frozenset, dict)) else int(v or 0)
 
-    errors = tuple(getattr(report, "errors", ()) or ()) + move_problems
+    errors = tuple(getattr(report, "errors", ()) or ()) + vote_errors + move_problems
     if full and report is not None and (errors or not getattr(report, "complete", True)):
         first = errors[0] if errors else "the last page was not reached"
         raise ForumError(f"the final re-scan of day {day}'s topic is incomplete: {first}",
@@ -235,7 +243,7 @@ class LiveOps:
     def read_deadline(self, ctx: GameContext, day: int) -> DeadlineRead:
         """R2.11: the day's topic read at its deadline (``forum.poller.read_at_deadline``)."""
         client = self.client(ctx)
-        return read_at_deadline(client, ctx.store, cast(str, ctx.topic_for_day(day)),
+        return read_at_deadline(client, ctx.store, cast(str, ctx.votes_topic_for_day(day)),
                                 deadline=ctx.calendar().deadline(day), now=ctx.now,
                                 board_tz=ctx.game.timezone, board=game_board(ctx, client))
 

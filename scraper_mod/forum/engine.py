@@ -41,6 +41,7 @@ from .smf.board import SmfBoard
 from .smf.links import PAGE_LINKS as SMF_PAGE_LINKS
 from .smf.links import is_smf_url, smf_board_id, smf_topic_id, smf_topic_key
 from .smf.parse import parse_smf_pm
+from .smf.tags import smf_tags
 
 Engine = Literal["phpbb", "smf", "mybbru"]
 ENGINES: tuple[Engine, ...] = ("phpbb", "smf", "mybbru")
@@ -53,7 +54,7 @@ __all__ = ["Board", "Engine", "ENGINES", "READ_ONLY_ENGINES", "can_post", "engin
            "topic_post_url", "topic_url_problem", "web_address_problem", "TOPIC_URL_EXAMPLE",
            "TOPIC_URL_SHAPE", "POST_LIMIT_HINT", "forum_id_of", "post_id_shape",
            "pm_source_name", "client_for_topic", "parse_saved_topic",
-           "quote_links"]
+           "quote_links", "for_engine"]
 
 
 @runtime_checkable
@@ -436,3 +437,9 @@ def can_post(board: object) -> bool:
     """Whether scraper-mod posts on this board (False for ``READ_ONLY_ENGINES``)."""
     return bool(getattr(board, "can_post", getattr(board, "engine", "") not in
                         READ_ONLY_ENGINES))
+
+
+def for_engine(text: str, engine: str | None) -> str:
+    """A post's BBCode with only the tags ``engine`` renders (issue 39: SMF's own size and
+    list tags); the other engines' posts are left as the templates wrote them."""
+    return smf_tags(text) if engine == "smf" else text

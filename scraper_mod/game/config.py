@@ -25,6 +25,7 @@ from ..forum.engine import (
     POST_LIMIT_HINT,
     READ_ONLY_ENGINES,
     TOPIC_URL_EXAMPLE,
+    topic_key,
     topic_url_problem,
     web_address_problem,
 )
@@ -52,6 +53,7 @@ class DaySpec:
     number: int
     topic: str | None = None
     deadline: datetime | None = None
+    vote_topic: str | None = None   # R2.17: the day's voting topic, when the house has one
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,7 @@ class PublishConfig:
     results_forum: str | None = None  # or one results topic per game, opened there
     day_topic: str = "open"           # open | reply
     title_template: str = "{title}. День {day}"
+    vote_title_template: str = ""     # R2.17: "{title}. Голосование, день {day}": opened too
     private_messages: bool = True
     lock_day_topic: bool = False
     # during the day (docs/daytime.md): all off by default
@@ -187,10 +190,13 @@ def resolve_game_path(arg: str | Path) -> Path:
         found = p.exists()
     except OSError as e:  # a folder we may not enter
         raise ConfigError(f"cannot read: {e.strerror or e}", path=str(p),
-                          hint="check the folder's permissions") from None
+                          hint="check the folder's permissions",
+                          ru="не читается (проверьте права на папку)") from None
     if not found:
         raise ConfigError("no such game file", path=str(p),
-                          hint="give a game folder holding game.toml, or the file itself")
+                          hint="give a game folder holding game.toml, or the file itself",
+                          ru="нет такого файла игры (укажите папку игры с game.toml или сам "
+                             "файл)")
     return p
 
 
@@ -201,7 +207,11 @@ def load_game(arg: str | Path) -> Game:
         # utf-8-sig: Windows Notepad starts UTF-8 files with a byte order mark
         data = tomllib.loads(_read_capped(path).decode("utf-8-sig"))
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"not valid TOML: {e}", path=str(path)) from None
+        at = re.search(r"line (\d+), column (\d+)", str(e))
+        raise ConfigError(f"not valid TOML: {e}", path=str(path),
+                          ru="файл не читается как TOML" + (
+                              f": ошибка в строке {at[1]}, позиция {at[2]}" if at else "")
+                          + " (проверьте кавычки, скобки и знаки = в этом месте)") from None
     except UnicodeDecodeError as e:
         raise ConfigError(f"cannot read: not UTF-8 text (byte {e.start})", path=str(path),
                           hint="save game.toml as UTF-8 (not windows-1251 or UTF-16)") from None
@@ -377,6 +387,12 @@ def _options(r: _Reader, tbl: dict, merge_weekends) -> RuleOptions:
         if name == "vote_change_limits":      # R2.13
             values[name] = _change_limits(r, v)
             continue
+        if name == "voting_opens":            # R2.18
+            if not isinstance(v, str) or (v and not _HHMM.match(v)):
+                r.fail(key, f"must be a time of day \"HH:MM\" in game time, not {v!r}",
+                       hint='e.g. voting_opens = "20:00"; "" for no voting window')
+            values[name] = v
+            continue
         if isinstance(default, bool):
             if not isinstance(v, bool):
                 r.fail(key, f"must be true or false, not {v!r}")
@@ -549,7 +565,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
         pre = f"days[{i + 1}]."
         if not isinstance(d, dict):
             r.fail(f"days[{i + 1}]", "must be a table")
-        r.unknown(d, pre, {"number", "topic", "deadline"})
+        r.unknown(d, pre, {"number", "topic", "deadline", "vote_topic"})
         n = r.typed(d, pre, "number", int)
         if n is None or not 1 <= n <= MAX_DAYS:
             r.fail(pre + "number", f"must be a day number from 1 to {MAX_DAYS}")
@@ -571,7 +587,15 @@ def parse_game(data: dict, *, path: Path) -> Game:
         topic = r.typed(d, pre, "topic", str)
         if topic is not None:
             _check_url(r, pre + "topic", topic, topic=True)
-        days.append(DaySpec(number=n, topic=topic, deadline=dl))
+        vote_topic = r.typed(d, pre, "vote_topic", str)      # R2.17
+        if vote_topic is not None:
+            _check_url(r, pre + "vote_topic", vote_topic, topic=True)
+            if topic is not None and topic_key(vote_topic) == \
+                    topic_key(topic):
+                r.fail(pre + "vote_topic", "is the day's topic itself",
+                       hint="the voting topic is a topic of its own; leave vote_topic out "
+                            "when the house votes in the day's topic")
+        days.append(DaySpec(number=n, topic=topic, deadline=dl, vote_topic=vote_topic))
     moved = {d.number: d.deadline for d in days if d.deadline is not None}
     if moved:  # a moved deadline before its day starts is caught here, naming the key
         cal = Calendar(start=start, day_start=day_start, deadline=deadline, tz=tz,
@@ -742,4 +766,8 @@ def _parse_publish(r: "_Reader", tbl: dict, language: str = "ru") -> PublishConf
         pub.title_template.format(title="x", day=1)
     except (KeyError, IndexError, ValueError) as e:
         r.fail("publish.title_template", f"only {{title}} and {{day}} may be used ({e})")
+    try:
+        pub.vote_title_template.format(title="x", day=1)
+    except (KeyError, IndexError, ValueError) as e:
+        r.fail("publish.vote_title_template", f"only {{title}} and {{day}} may be used ({e})")
     return pub

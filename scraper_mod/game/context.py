@@ -166,6 +166,24 @@ class GameContext:
         spec = self.game.day(day)
         return spec.topic if spec else None
 
+    def vote_topic_for_day(self, day: int) -> str | None:
+        """R2.17: the day's voting topic URL (store, else [[days]] vote_topic), or None when
+        the house votes in the day's topic."""
+        topics = self.store.get("vote_topics", {})
+        if str(day) in topics:
+            return topics[str(day)]
+        spec = self.game.day(day)
+        return spec.vote_topic if spec else None
+
+    def votes_topic_for_day(self, day: int) -> str | None:
+        """The topic whose posts are the day's votes: the voting topic, else the day's."""
+        return self.vote_topic_for_day(day) or self.topic_for_day(day)
+
+    def set_vote_topic_for_day(self, day: int, url: str) -> None:
+        topics = self.store.get("vote_topics", {})
+        topics[str(day)] = url
+        self.store.put("vote_topics", topics)
+
     def set_topic_for_day(self, day: int, url: str) -> None:
         topics = self.store.get("day_topics", {})
         topics[str(day)] = url

@@ -137,10 +137,13 @@ def move_deadline(ctx: GameContext, day: int, time: str, *, name: str = "TIME",
             ctx.calendar().deadline(day - 1)
     except RulesError as e:
         ctx.store.put("moved_deadlines", previous)
+        new_ru = new.astimezone(g.timezone).strftime("%d.%m.%Y %H:%M") if new else "прежний срок"
         raise ConfigError(f"cannot move the deadline there: {e.message}",
                           hint=f"give a time after day {day}'s start",
-                          ru=f"на это время срок не перенести: {e.message} (нужно время "
-                             f"после начала дня {day})") from None
+                          ru=f"день {day}: на это время срок не перенести: {new_ru} — "
+                             + (f"не после начала дня {day} или не позже срока дня {day - 1}"
+                                if day > 1 else f"не после начала дня {day}")
+                             + f" (нужно время после начала дня {day})") from None
     if after <= ctx.now() and not force:
         ctx.store.put("moved_deadlines", previous)
         when = stamp(after, g.timezone)
@@ -148,7 +151,8 @@ def move_deadline(ctx: GameContext, day: int, time: str, *, name: str = "TIME",
             f"day {day}'s deadline would be {when}, already past: a running 'scraper-mod run' "
             f"would resolve day {day} and publish its results at once",
             hint="give a later time, or add --force to do just that",
-            ru=f"срок дня {day} стал бы {when}, а это время уже прошло: запущенный "
+            ru=f"срок дня {day} стал бы {after.astimezone(g.timezone):%d.%m.%Y %H:%M}, а это "
+               f"время уже прошло: запущенный "
                f"'scraper-mod run' сразу подведёт итоги дня {day} и опубликует их (другое "
                f"время или --force, если так и нужно)")
     ctx.store.log_event("deadline_moved", {"day": day, "from": before.isoformat(),

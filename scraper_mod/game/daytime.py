@@ -34,6 +34,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
+from urllib.parse import urljoin
 
 from ..errors import MailboxError, ScraperModError
 from ..forum.model import Post
@@ -45,6 +46,7 @@ from ..posts.render import render_text
 from ..rules.calendar import wall_time
 from ..rules.model import MoveKind
 from ..rules.slots import removals_before
+from ..rules.votes import reason_text
 from .context import GameContext
 from .intake import day_moves, state_before_day
 from .nightmoves import awaiting_moves
@@ -188,9 +190,24 @@ def _request_rx(command: str) -> re.Pattern:
 
 
 def pending_requests(ctx: GameContext, day: int) -> list[tuple[int, str]]:
-    """(post id, author) of the day topic's count requests not answered yet, in order."""
-    pub, topic = ctx.game.publish, ctx.topic_for_day(day)
-    if not pub.tally_command or not topic:
+    """(post id, author) of the day topic's count requests not answered yet, in order (the
+    voting topic's too, R2.17)."""
+    return [(pid, a) for pid, a, _t in _pending(ctx, day)]
+
+
+def _pending(ctx: GameContext, day: int) -> list[tuple[int, str, str]]:
+    """(post id, author, topic) of the requests waiting, the day topic's first, then the
+    voting topic's (R2.17): each is answered in the topic it was asked in."""
+    out = []
+    for topic in (ctx.topic_for_day(day), ctx.vote_topic_for_day(day)):
+        if topic:
+            out += [(pid, a, topic) for pid, a in _pending_in(ctx, day, topic)]
+    return out
+
+
+def _pending_in(ctx: GameContext, day: int, topic: str) -> list[tuple[int, str]]:
+    pub = ctx.game.publish
+    if not pub.tally_command:
         return []
     rx = _request_rx(pub.tally_command)
     cal = ctx.calendar()
@@ -279,7 +296,12 @@ def _count(ctx: GameContext, day: int, *, key: str | None, at: datetime) -> list
         out = []
     if batch is None:
         t = tally_day(ctx, day, poll=True, full=True)   # R12.4: a full read of the topic
-        waiting = pending_requests(ctx, day)        # as the read left them
+        pending = _pending(ctx, day)                # as the read left them
+        # R2.17: a scheduled count goes in the votes' topic, a count on request where asked
+        # (one topic per count: the other topic's requests wait for the next one)
+        where = (ctx.votes_topic_for_day(day) if key is not None else
+                 pending[0][2] if pending else None) or ctx.topic_for_day(day) or ""
+        waiting = [(pid, a) for pid, a, tp in pending if tp == where]
         if key is None and not waiting:
             return out
         # one entry per requester (his first request), however many posts he wrote
@@ -306,7 +328,7 @@ def _count(ctx: GameContext, day: int, *, key: str | None, at: datetime) -> list
             files.append(str(path))
         batch = {"key": name, "file": files[0], "files": files,
                  "requests": [pid for pid, _ in waiting],
-                 "on_request": key is None, "at": at.isoformat()}
+                 "on_request": key is None, "at": at.isoformat(), "topic": where}
         store.put(batch_key, batch)
     return out + _post_batch(ctx, day, batch)
 
@@ -325,7 +347,7 @@ def _post_batch(ctx: GameContext, day: int, batch: dict) -> list[Outcome]:
                     day, at.astimezone(ctx.game.timezone).strftime("%H:%M"))
         return [Outcome("tally", ctx.topic_for_day(day) or "", None, "skipped",
                         "not taken by the board in time")]
-    topic = ctx.topic_for_day(day) or ""
+    topic = batch.get("topic") or ctx.topic_for_day(day) or ""
     items = []
     for i, name in enumerate(batch.get("files") or [batch["file"]], start=1):
         path = Path(name)
@@ -423,7 +445,8 @@ def _remind(ctx: GameContext, day: int) -> list[Outcome]:
 # -- alerts -----------------------------------------------------------------------------------
 
 def alert(ctx: GameContext, kind: str, detail: str, *, link: str | None = None,
-          day: int | None = None) -> str:
+          day: int | None = None, detail_ru: str | None = None,
+          post_id: int | None = None) -> str:
     """Tell the host ``detail`` (one line) at once: a PM to ``alert_to`` (default: the host's
     nick) or a mail; at most one per ``kind`` per hour. Returns "sent", "held" (within the
     hour), "failed" or "off". Never raises: an alert is never why the game stops."""
@@ -435,7 +458,8 @@ def alert(ctx: GameContext, kind: str, detail: str, *, link: str | None = None,
     status = "held" if held else "failed"
     if not held:
         try:
-            status = _send_alert(ctx, kind, detail, link=link, day=day)
+            status = _send_alert(ctx, kind, detail, link=link, day=day,
+                                 detail_ru=detail_ru, post_id=post_id)
         except ScraperModError as e:
             log.warning("the alert (%s) could not be sent: %s", kind, e)
         if status == "sent":
@@ -446,13 +470,22 @@ def alert(ctx: GameContext, kind: str, detail: str, *, link: str | None = None,
 
 
 def _send_alert(ctx: GameContext, kind: str, detail: str, *, link: str | None,
-                day: int | None) -> str:
+                day: int | None, detail_ru: str | None = None,
+                post_id: int | None = None) -> str:
     g, pub, now = ctx.game, ctx.game.publish, ctx.now()
     local = now.astimezone(g.timezone)
     stamp = local.strftime("%d.%m %H:%M")
     lang = _lang(ctx)
-    text = render_text("alert", lang, "txt", title=g.title, kind=kind, detail=detail,
-                       link=link, folder=str(g.folder), when=stamp, zone=_zone(ctx, now))
+    if link and not re.match(r"https?://", link) and g.forum.url:   # issue 39: absolute
+        link = urljoin(g.forum.url if g.forum.url.endswith("/") else g.forum.url + "/",
+                       link.removeprefix("./"))
+    # issue 39: a Russian alert is Russian only: the English detail goes to the log
+    if lang == "ru" and detail_ru is None:
+        log.info("alert (%s): %s", kind, detail)
+    text = render_text("alert", lang, "txt", title=g.title, kind=kind,
+                       detail=(detail_ru or "") if lang == "ru" else detail,
+                       link=link, folder=str(g.folder.resolve()), when=stamp,
+                       zone=_zone(ctx, now), post_id=post_id)
     subject = (f"{g.title}: нужен ведущий ({stamp})" if lang == "ru"
                else f"{g.title}: the host is needed ({stamp})")
     key = f"{kind}@{local.strftime('%Y-%m-%dT%H:%M')}"
@@ -507,7 +540,10 @@ def alert_new_problems(ctx: GameContext, day: int) -> None:
             # what the player wrote reaches the host's PM inert (no live BBCode)
             alert(ctx, "vote", f"day {day}: post {r.post_id} by {inert(r.author)}: "
                   f"{r.reason.replace('_', ' ')}: {inert(r.text[:80])!r}",
-                  link=t.link(r.post_id), day=day)
+                  link=t.link(r.post_id), day=day,
+                  detail_ru=f"день {day}, пост {r.post_id} ({inert(r.author)}): "
+                            f"{reason_text(r.reason, 'ru')}: «{inert(r.text[:80])}»",
+                  post_id=r.post_id)
     own = {x.casefold() for x in (ctx.game.host, ctx.game.forum.username,
                                   ctx.game.publish.alert_to) if x}
     for m in day_moves(ctx, day):
@@ -516,7 +552,9 @@ def alert_new_problems(ctx: GameContext, day: int) -> None:
                 and (m.player or "").casefold() not in own:   # the host's own, or an alert
             new.append(f"mail/{m.message_id}")
             alert(ctx, "mail", f"day {day}: a move message from an unknown sender "
-                  f"(message {m.message_id})", day=day)
+                  f"(message {m.message_id})", day=day,
+                  detail_ru=f"день {day}: ход от неизвестного отправителя (письмо "
+                            f"{m.message_id})")
     if new:
         ctx.store.put("alerted", sorted(told | set(new)))
 

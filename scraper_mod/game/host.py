@@ -166,9 +166,9 @@ def _post_day(ctx: GameContext, post_id: int) -> int:
     days = {d.number for d in ctx.game.days} | {int(k) for k in
                                                  ctx.store.get("day_topics", {})}
     for day in sorted(days):
-        topic = ctx.topic_for_day(day)
-        if topic and post_id in ctx.store.known_post_ids(canonical_topic_url(topic)):
-            return day
+        for topic in (ctx.topic_for_day(day), ctx.vote_topic_for_day(day)):   # R2.17
+            if topic and post_id in ctx.store.known_post_ids(canonical_topic_url(topic)):
+                return day
     raise RulesError(f"post {post_id} is in no day's topic of this game (as stored)",
                      hint=f"check the post id ({post_id_shape()}), or poll the day first: "
                           f"scraper-mod poll {ctx.game.folder}",

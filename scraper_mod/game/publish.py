@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import cast
@@ -27,7 +27,7 @@ from typing import cast
 from scraper_mod.forum.posting import plain
 
 from ..errors import ConfigError, FetchError, ScraperModError
-from ..forum.engine import READ_ONLY_ENGINES, Board
+from ..forum.engine import READ_ONLY_ENGINES, Board, for_engine
 from ..posts.dayfolder import day_start_file, write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
@@ -36,6 +36,7 @@ from .context import GameContext
 from .movesource import FORUM_PM
 from .publock import publishing
 from .slotbook import slot_users
+from .wording import Formatter
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +150,8 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
                               "(no [forum] forum)", start,
                               subject=pub.title_template.format(title=g.title, day=day + 1),
                               source=str(start_file)))
+            if pub.vote_title_template:     # R2.17: the house votes in a topic of its own
+                items.append(vote_topic_item(ctx, day + 1, after=day))
         else:
             items.append(Item(day, "day-start", f"day-{day + 1}",
                               ctx.topic_for_day(day) or f"(no topic for day {day})", start,
@@ -163,6 +166,47 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
     if pub.lock_day_topic and ctx.topic_for_day(day):
         items.append(Item(day, "lock", f"day-{day}", cast(str, ctx.topic_for_day(day)), ""))
     return items
+
+
+def vote_topic_text(ctx: GameContext, day: int) -> str:
+    """R2.17: the first post of day ``day``'s voting topic: where votes go, the window
+    (R2.18) and the deadline."""
+    g = ctx.game
+    fmt = Formatter(g.language, g.timezone)
+    deadline = ctx.calendar().deadline(day)
+    opens = g.rules.voting_opens
+    if g.language == "ru":
+        lines = [f"[b]{g.title}. Голосование, день {day}[/b]", "",
+                 "Голоса — только в этой теме: ник игрока цветом. Цветные ники в теме дня — "
+                 "не голоса."]
+        if opens:
+            lines.append(f"Голосование открывается в {opens} и идёт до "
+                         f"{fmt.time(deadline)} {fmt.zone(deadline)}; голос раньше не считается.")
+        else:
+            lines.append(f"Голоса принимаются до {fmt.when(deadline)} {fmt.zone(deadline)}.")
+        if g.rules.pass_words:
+            lines.append(f"Голос «{g.rules.pass_words[0]}» — голос ни за кого.")
+    else:
+        lines = [f"[b]{g.title}. Voting, day {day}[/b]", "",
+                 "Votes go in this topic only: a player's nick in color. Colored nicks in the "
+                 "day's topic are not votes."]
+        if opens:
+            lines.append(f"The vote opens at {opens} and runs until {fmt.time(deadline)} "
+                         f"{fmt.zone(deadline)}; a vote before it does not count.")
+        else:
+            lines.append(f"Votes count until {fmt.when(deadline)} {fmt.zone(deadline)}.")
+        if g.rules.pass_words:
+            lines.append(f"«{g.rules.pass_words[0]}» is a vote for no one.")
+    return "\n".join(lines) + "\n"
+
+
+def vote_topic_item(ctx: GameContext, day: int, *, after: int) -> Item:
+    """R2.17: opening day ``day``'s voting topic in ``[forum] forum`` (an item of day
+    ``after``'s publication, right after the day's topic)."""
+    g = ctx.game
+    return Item(after, "vote-topic", f"vote-{day}", g.forum.forum or "(no [forum] forum)",
+                vote_topic_text(ctx, day),
+                subject=g.publish.vote_title_template.format(title=g.title, day=day))
 
 
 def newspaper_parts(folder: Path) -> list[tuple[int, Path]]:
@@ -221,15 +265,24 @@ def plan_role_cards(ctx: GameContext) -> list[Item]:
 
 # -- finding a publication on the board after a crash --------------------------------------
 
+def _for_board(board: Board, item: Item) -> Item:
+    """The item as the board's engine renders it (issue 39: each engine's own tags)."""
+    text = for_engine(item.text, getattr(board, "engine", None))
+    return item if text == item.text else replace(item, text=text)
+
+
 def _find_on_board(ctx: GameContext, board: Board, item: Item) -> tuple[int | None, str | None] | None:
     """(id, url) of a publication already on the board, else None: only what this account
     posted, with the text that was sent (a player's topic of the same title, or another
     message of the same subject to the same player, is never taken for it)."""
+    item = _for_board(board, item)
     if item.kind in PM_KINDS:
         mid = board.find_pm(item.to, item.subject, item.text)
         return (mid, board.pm_url(mid)) if mid else None
-    if item.kind == "day-topic" or (item.kind == "newspaper" and not results_target(ctx)):
-        forum = ctx.game.forum.forum if item.kind == "day-topic" else ctx.game.publish.results_forum
+    if item.kind in ("day-topic", "vote-topic") or (item.kind == "newspaper"
+                                                    and not results_target(ctx)):
+        forum = ctx.game.forum.forum if item.kind != "newspaper" else \
+            ctx.game.publish.results_forum
         fid = board.forum_id_of(cast(str, forum))
         found = board.find_topic(fid, item.subject, item.text) if fid is not None else None
         if found is None:
@@ -277,6 +330,7 @@ def _need_forum(board: Board, url: str | None, key: str, what: str, ctx: GameCon
 
 
 def _post(ctx: GameContext, board: Board, item: Item) -> tuple[int | None, str | None]:
+    item = _for_board(board, item)
     pub = ctx.game.publish
     if item.kind == "newspaper":
         target = results_target(ctx)
@@ -289,7 +343,7 @@ def _post(ctx: GameContext, board: Board, item: Item) -> tuple[int | None, str |
         if tid:
             ctx.store.put("results_topic_url", board.topic_url(tid))
         return posted.id, posted.url
-    if item.kind == "day-topic":
+    if item.kind in ("day-topic", "vote-topic"):
         fid = _need_forum(board, ctx.game.forum.forum, "forum.forum", "the next day's topic",
                           ctx)
         tid, posted = board.new_topic(fid, item.subject, item.text)
@@ -332,6 +386,11 @@ def _after_done(ctx: GameContext, item: Item, pid: int | None, url: str | None) 
         ctx.set_topic_for_day(item.day + 1, url)
         ctx.store.log_event("day_opened", {"day": item.day + 1, "topic": url,
                                            "title": item.subject, "by": "publish"},
+                            at=ctx.now())
+    if item.kind == "vote-topic" and url:     # R2.17
+        ctx.set_vote_topic_for_day(item.day + 1, url)
+        ctx.store.log_event("vote_topic_opened", {"day": item.day + 1, "topic": url,
+                                                  "title": item.subject, "by": "publish"},
                             at=ctx.now())
 
 

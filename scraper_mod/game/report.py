@@ -123,6 +123,7 @@ class DayReport:
     deleted_posts: tuple[int, ...] = ()
     reveal: RandomReveal | None = None
     topic: str | None = None
+    discussion: str | None = None          # R2.17: the day's topic when the votes had their own
     vote_table: str = "list"               # "list" | "code" | "table"
     contacts: Mapping[str, str] = field(default_factory=dict)  # nick -> where his PMs go
     templates: str | None = None           # a game's own templates/ folder, tried first

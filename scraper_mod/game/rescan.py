@@ -8,7 +8,7 @@ from ..errors import ConfigError, ForumError, MailboxError, RulesError
 from ..forum.poller import canonical_topic_url
 from .context import GameContext
 from .intake import poll_moves
-from .poll import poll_day
+from .poll import poll_day_topics
 
 
 def final_scan(ctx: GameContext, day: int) -> None:
@@ -19,13 +19,13 @@ def final_scan(ctx: GameContext, day: int) -> None:
     if not ctx.topic_for_day(day):
         raise ConfigError(f"day {day} has no topic", path=str(ctx.game.path), key="days",
                           hint=f"add [[days]] number = {day} with its topic, or use --offline")
-    report = poll_day(ctx, day, full=True)
-    if report is not None and (report.errors or not report.complete):
-        first = report.errors[0] if report.errors else "the last page was not reached"
-        raise ForumError(f"the final re-scan of day {day}'s topic failed: {first}",
-                         url=report.topic,
-                         hint="try again when the board answers, or resolve the stored "
-                              "posts with --offline")
+    for report in poll_day_topics(ctx, day, full=True):     # R2.17: the voting topic too
+        if report.errors or not report.complete:
+            first = report.errors[0] if report.errors else "the last page was not reached"
+            raise ForumError(f"the final re-scan of day {day}'s topic failed: {first}",
+                             url=report.topic,
+                             hint="try again when the board answers, or resolve the stored "
+                                  "posts with --offline")
     if ctx.game.moves.source:
         intake = poll_moves(ctx)
         if intake.fetch.errors:
@@ -37,7 +37,7 @@ def final_scan(ctx: GameContext, day: int) -> None:
 def check_topic_read(ctx: GameContext, day: int) -> None:
     """Refuse to resolve offline a day whose topic was never read (issue 18 item 6): with no
     stored post it would count no vote and jail by the random list, silently."""
-    topic = ctx.topic_for_day(day)
+    topic = ctx.votes_topic_for_day(day)      # R2.17: the votes' topic
     if not topic or ctx.store.known_post_ids(canonical_topic_url(topic)):
         return      # no topic at all: the tally says so itself
     raise RulesError(f"day {day}'s topic {topic} was never read: resolved offline it would "

@@ -165,6 +165,7 @@ def build_report(ctx: GameContext, day: int, *, tally: DayTally, lynch: Lynch | 
         posts_by=posts_by, edits=edits, late_posts=tuple(notes.late_posts),
         deleted_posts=tuple(notes.deleted),
         reveal=_reveal(ctx, before) if over else None, topic=tally.topic,
+        discussion=ctx.topic_for_day(day) if ctx.vote_topic_for_day(day) else None,
         vote_table=vote_table_layout(game.rules),
         contacts={p.nick: p.contact for p in game.players if p.contact},
         templates=str(game.folder / "templates"), max_post_chars=game.forum.max_post_chars,
@@ -243,7 +244,10 @@ def resolve_day_files(ctx: GameContext, day: int | None = None, *, force: bool =
     if now < deadline and not force:
         raise RulesError(f"day {day}'s deadline has not passed yet: it is "
                          f"{deadline.astimezone(ctx.game.timezone).isoformat()}",
-                         hint="wait for it, or use --force to resolve early")
+                         hint="wait for it, or use --force to resolve early",
+                         ru=f"срок дня {day} ещё не прошёл: он "
+                            f"{deadline.astimezone(ctx.game.timezone):%d.%m.%Y %H:%M} "
+                            "(дождитесь его или подведите итоги раньше с --force)")
     if cascade:
         finish_cascade(ctx)         # a re-resolution a crash cut short, first
     checked_state_before(ctx, day)  # before any network: an impossible day fails fast

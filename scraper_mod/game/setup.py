@@ -185,5 +185,6 @@ def _start_problems(ctx: GameContext) -> list[SetupProblem]:
         f"{game.start.isoformat()} is in the past: day 1's deadline "
         f"{first_deadline.astimezone(game.timezone):%d.%m.%Y %H:%M} has passed and the board "
         "was never read",
-        f"give the date day 1 starts on, e.g. start = {today} (a game taken over midway: "
-        "keep it, `run` catches up)")]
+        f"give the date day 1 starts on, e.g. start = {today}; a game taken over midway "
+        f"keeps it: read the board once (`scraper-mod poll {game.folder}`), and then `run` "
+        "catches up on the days gone by")]

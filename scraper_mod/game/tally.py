@@ -17,18 +17,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, Callable
+from typing import Any, Callable, cast
 from zoneinfo import ZoneInfo
 
 from ..errors import ConfigError, ForumError, RulesError
+from ..forum.engine import post_id_shape
 from ..forum.poller import PollReport, canonical_topic_url, deadline_posts, stored_posts
 from ..morphology import inflect
 from ..posts.plural import plural_ru
 from ..posts.render import render_text
 from ..rules.deal import effective_players, effective_random_list
-from ..rules.house import house_day
+from ..rules.house import house_day, majority_needed
 from ..rules.majority import as_of_majority
-from ..rules.model import Vote
+from ..rules.model import NO_ONE, Vote
 from ..rules.names import name_index
 from ..rules.roles import CATALOGUE
 from ..rules.state import GameState, last_word_windows, stored_state_json
@@ -36,7 +37,7 @@ from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
 from .context import GameContext
 from .house import house_lines, majority_view
-from .poll import poll_day
+from .poll import poll_day_topics
 from .slotbook import tally_view
 from .timearg import parse_time_arg
 
@@ -152,6 +153,10 @@ def _deleted(ctx: GameContext, topic: str) -> dict[int, datetime]:
 
 # --- the tally -------------------------------------------------------------------------------
 
+# colored text that was never a player's vote: not listed among the votes that did not count
+_NEVER_A_VOTE = frozenset({"quoted", "spoiler", "code", "signature", "bold", "host_post",
+                           "not_in_game", "not_a_player"})
+
 @dataclass(frozen=True)
 class DayTally:
     """One day's count as of an instant; ``final`` once the deadline has passed."""
@@ -172,6 +177,44 @@ class DayTally:
     post_url: Callable[[int], str] | None = None   # the game's ``Board.post_url``
     lynch_note: str | None = None
     events: tuple[Vote, ...] = ()          # every vote event before the cutoff (the history)
+    majority_at: int = 0                   # R2.15: votes that make a majority (0: off)
+    opens: datetime | None = None          # R2.18: the voting window's opening
+    posts: tuple[tuple[str, int], ...] = ()   # living player -> posts that day (both topics)
+
+    # -- what a count shows besides the votes (issue 39) ---------------------------------
+    def needs(self) -> dict[str, int]:
+        """R2.15: the votes each leader still needs for a majority (empty when the house
+        does not end the day on one, once it is reached, or after the deadline)."""
+        if not self.majority_at or self.tally.majority is not None or self.final:
+            return {}
+        top = self.tally.counts[0].votes if self.tally.counts else 0
+        return {c.target: self.majority_at - c.votes for c in self.tally.counts
+                if c.votes == top}
+
+    def not_open(self) -> bool:
+        """R2.18: a count before the voting window opened."""
+        return self.opens is not None and not self.final and self.as_of < self.opens
+
+    def no_one_jailed(self) -> bool:
+        """R2.19: the final count jails no one (pass votes lead, or a tie that jails no
+        one) — not a lynch left undecided."""
+        return self.final and self.lynch is None and self.lynch_note is None
+
+    def rejected_votes(self, lang: str) -> list[dict]:
+        """The votes that did not count, each with its reason and its post's link, once
+        per post and reason: a player's vote refused, not colored text that was never one
+        (a quote, a signature, bold, a name of no player, the host's or an outsider's post:
+        those are in the host's report)."""
+        seen: set[tuple[int, str]] = set()
+        out = []
+        for r in self.rejected:
+            if r.reason in _NEVER_A_VOTE or (r.post_id, r.reason) in seen:
+                continue
+            seen.add((r.post_id, r.reason))
+            out.append({"post_id": r.post_id, "author": r.author, "text": r.text,
+                        "reason": r.reason, "why": reason_text(r.reason, lang),
+                        "url": self.link(r.post_id)})
+        return out
 
     def link(self, post_id: int | None) -> str | None:
         """A post's permanent link on the game's board (``Board.post_url``), else None."""
@@ -198,6 +241,10 @@ class DayTally:
             "frozen": sorted(self.state.frozen),
             "rejected": [r.to_json() for r in self.rejected],
         }
+        if self.needs():                       # R2.15: what each leader still needs
+            data["majority_needs"] = self.needs()
+        if self.not_open():                    # R2.18
+            data["voting_opens"] = self._t(cast(datetime, self.opens))
         if self.tally.majority is not None:    # R2.15
             m = self.tally.majority
             data["majority"] = {"target": m.target, "post_id": m.post_id, "at": self._t(m.at)}
@@ -290,6 +337,14 @@ class DayTally:
             "votes_total": len(self.tally.votes),
             "notes": list(self.state.notes) + list(self.notes.notes),
             "plural": plural_ru,
+            "no_one": NO_ONE, "no_one_shown": "никто" if lang == "ru" else "no one",
+            "needs": self.needs(), "majority_at": self.majority_at,
+            "not_open": self.not_open(),
+            "opens_hm": local(self.opens).strftime("%H:%M") if self.opens else "",
+            "no_one_jailed": self.no_one_jailed(),
+            "posts": [{"nick": n, "n": k} for n, k in self.posts],
+            "silent": [n for n, k in self.posts if not k],
+            "rejected_votes": self.rejected_votes(lang),
         }
 
 
@@ -337,12 +392,15 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
         as_of = as_of.replace(tzinfo=game.timezone)
     final = as_of >= deadline
     cutoff = deadline if final else as_of
-    topic = ctx.topic_for_day(day)
+    topic = ctx.votes_topic_for_day(day)    # R2.17: the voting topic, when the house has one
     if versions is None:
         if not topic:
             raise ConfigError(f"day {day} has no topic yet", path=str(game.path),
                               key="days", hint=f"add [[days]] number = {day} with its topic "
-                              f"URL, or run `scraper-mod day open {game.folder} {day} URL`")
+                              f"URL, or run `scraper-mod day open {game.folder} {day} URL`",
+                              ru=f"у дня {day} ещё нет темы (добавьте [[days]] number = {day} "
+                                 f"с адресом темы или выполните `scraper-mod day open "
+                                 f"{game.folder} {day} URL`)")
         if poll:
             _poll_complete(ctx, day, full=full)
         versions = day_versions(ctx, topic)
@@ -375,11 +433,37 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
     lynch, lynch_note = None, None
     if final:
         lynch, lynch_note = _lynch(tally, st, game.rules, _lang(game))
+    house = house_day(game.rules, deadline, game.timezone, final=final)
     return DayTally(day=day, topic=topic, deadline=deadline, as_of=cutoff, final=final,
                     tally=tally, rejected=tuple(rejected) + tally.rejected, lynch=lynch,
                     notes=notes, state=st, tz=game.timezone, language=game.language,
                     title=game.title, post_url=ctx.post_links(topic), lynch_note=lynch_note,
-                    events=tuple(votes))
+                    events=tuple(votes),
+                    majority_at=majority_needed(len(st.alive - st.frozen))
+                    if game.rules.majority_ends_day else 0,
+                    opens=house.opens,
+                    posts=_posts_that_day(ctx, day, st, notes, cutoff,
+                                          with_day_topic=topic != ctx.topic_for_day(day)))
+
+
+def _posts_that_day(ctx: GameContext, day: int, st: DayState, notes: VoteNotes,
+                    cutoff: datetime, *, with_day_topic: bool) -> tuple[tuple[str, int], ...]:
+    """Posts each living player wrote in the day's topics before ``cutoff``: the votes'
+    topic as the vote reading counted them, and the discussion topic when the votes are in
+    a voting topic of its own (R2.17); in the game's order of players."""
+    per = dict(notes.posts_per_player)
+    topic = ctx.topic_for_day(day)
+    if with_day_topic and topic:
+        by_key = {p.nick.casefold(): p.nick for p in ctx.game.players}
+        latest = {post.post_id: post for post, _ in stored_posts(ctx.store, topic)}
+        gone = set(ctx.store.deleted_posts(canonical_topic_url(topic)))
+        for pid, post in latest.items():
+            nick = by_key.get(post.author.casefold())
+            if nick and pid not in gone and post.posted_at < cutoff:
+                per[nick] = per.get(nick, 0) + 1
+    living = [p.nick for p in ctx.game.players if p.nick in st.alive]
+    living += sorted(n for n in st.alive if n not in living)
+    return tuple((n, per.get(n, 0)) for n in living)
 
 
 def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None, str | None]:
@@ -393,15 +477,20 @@ def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None
 def _poll_complete(ctx: GameContext, day: int, *, full: bool = False) -> PollReport | None:
     """``game.poll.poll_day``, and a page that could not be read is an error: the count
     would be stale without saying so."""
-    report = poll_day(ctx, day, full=full)
-    if report is not None and report.errors:
+    reports = poll_day_topics(ctx, day, full=full)     # R2.17: the voting topic too
+    for report in reports:
+        if not report.errors:
+            continue
         first = report.errors[0]
         if report.topic and first.startswith(f"{report.topic}: "):  # the URL once is enough
             first = first[len(report.topic) + 2:]
-        raise ForumError(f"the topic could not be read completely: {first}",
-                         url=report.topic, hint="try again, or count the stored posts "
-                         "with --offline")
-    return report
+        e = ForumError(f"the topic could not be read completely: {first}",
+                       url=report.topic, hint="try again, or count the stored posts "
+                       "with --offline")
+        e.ru = (f"тему {report.topic} не удалось прочитать целиком: форум не ответил "
+                "(повторите позже или посчитайте сохранённые посты с --offline)")
+        raise e
+    return reports[-1] if reports else None
 
 
 def vote_report(ctx: GameContext, day: int, *, lang: str | None = None,
@@ -412,21 +501,53 @@ def vote_report(ctx: GameContext, day: int, *, lang: str | None = None,
     return t.report(lang)
 
 
+def post_instant(ctx: GameContext, post_id: int, day: int | None = None
+                 ) -> tuple[int, datetime]:
+    """``tally --at-post``: the day whose topics (the day's, the voting topic) hold the post,
+    and the instant just after it (the count as of that post, the post included)."""
+    days = sorted({d.number for d in ctx.game.days} | {int(k) for k in
+                   {**ctx.store.get("day_topics", {}), **ctx.store.get("vote_topics", {})}})
+    for d in ([day] if day is not None else days):
+        for topic in (ctx.vote_topic_for_day(d), ctx.topic_for_day(d)):
+            if not topic:
+                continue
+            for post, _seen in stored_posts(ctx.store, topic):
+                if post.post_id == post_id:
+                    return d, post.latest.replace(microsecond=0) + timedelta(seconds=1)
+    raise ConfigError(f"--at-post: post {post_id} is in no day's topic of this game (as "
+                      "stored)", hint=f"check the post's number ({post_id_shape()}), or read the "
+                      f"topics first: scraper-mod poll {ctx.game.folder}",
+                      ru=f"--at-post: поста {post_id} нет ни в одной теме дня этой игры "
+                         f"(проверьте номер: {post_id_shape('ru')}, или сначала прочитайте темы: "
+                         f"`scraper-mod poll {ctx.game.folder}`)")
+
+
 def count_asked(ctx: GameContext, *, day: int | None = None, at: str | None = None,
-                poll: bool = False) -> DayTally:
+                poll: bool = False, at_post: int | None = None) -> DayTally:
     """The count ``scraper-mod tally`` shows (and the host's page's ``/api/.../tally``):
     day ``day`` (default: the day holding ``at`` or now) as of ``at`` (ISO 8601, game time
     without an offset; default: now, or the deadline once passed). Refuses a time in the
     future or before the game, and a day below 1, naming ``--at``/``--day``."""
+    if at_post is not None:          # the count as of a post of the day (a dispute)
+        if at:
+            raise ConfigError("give --at or --at-post, not both",
+                              ru="укажите --at или --at-post, не оба сразу")
+        post_day, post_at = post_instant(ctx, at_post, day)
+        return tally_day(ctx, post_day, as_of=post_at, poll=poll)
     as_of = parse_time_arg(at, ctx.game.timezone) if at else None
     if as_of is not None and as_of > ctx.now():
         raise ConfigError(f"--at: {as_of.isoformat()} is in the future",
-                          hint="give a past time, or leave --at out for the count as of now")
+                          hint="give a past time, or leave --at out for the count as of now",
+                          ru=f"--at: {as_of:%d.%m.%Y %H:%M} — это ещё не наступило (укажите "
+                             "прошедшее время или уберите --at: подсчёт на сейчас)")
     if as_of is not None and as_of < ctx.calendar().day_start(1):
         start = ctx.calendar().day_start(1).astimezone(ctx.game.timezone).isoformat()
         raise ConfigError(f"--at: {as_of.isoformat()} is before the game starts ({start})",
-                          hint="check the date; [game] start in game.toml sets day 1")
+                          hint="check the date; [game] start in game.toml sets day 1",
+                          ru=f"--at: {as_of:%d.%m.%Y %H:%M} — до начала игры (проверьте дату; "
+                             "день 1 задаёт [game] start в game.toml)")
     day = day if day is not None else current_day(ctx, as_of or ctx.now())
     if day < 1:
-        raise ConfigError(f"--day: must be 1 or more, not {day}")
+        raise ConfigError(f"--day: must be 1 or more, not {day}",
+                          ru=f"--day: нужен номер дня от 1, а не {day}")
     return tally_day(ctx, day, as_of=as_of, poll=poll)

@@ -16,6 +16,14 @@ vote in time order, after R2.8 has let the vote through:
   ``after_majority``.
 - R2.16 ``non_voter_votes`` votes against each living, unfrozen player with no counted vote,
   at the deadline only (a live count shows none), and not on a day a majority ended.
+- R2.18 a vote cast before the voting window opens (``voting_opens``) does not count
+  (``before_window``); it is judged first, so it is no change and binds nothing.
+- R2.20 with ``edit_is_change`` a vote standing in an edited post (``Vote.edited``) is a
+  change even when it names the voter's standing target, and even as the day's first vote
+  (with ``vote_changes = 0`` an edited vote post never counts).
+
+R2.19 (pass votes, ``NO_ONE``) and R2.21 (words with a vote) are read off the post's text:
+``pass_word_in`` and ``own_chars`` here, used by rules/votes.py.
 
 ``next_streaks`` keeps, across days, how many game days in a row each player had no counted
 vote (``GameState.no_vote_days``); ``non_voter_removals`` names who reaches the limit.
@@ -24,6 +32,7 @@ Nothing here reads the clock.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -35,7 +44,7 @@ from .state import GameState
 from .victory import check_victory
 
 __all__ = ["HouseDay", "HouseJudge", "house_day", "window_start", "majority_needed",
-           "next_streaks", "non_voter_removals", "remove_non_voters", "HOUSE_REASONS"]
+           "pass_word_in", "own_chars", "next_streaks", "non_voter_removals", "remove_non_voters", "HOUSE_REASONS"]
 
 # count_votes' codes for the house rules -> a line for the host
 HOUSE_REASONS: dict[str, dict[str, str]] = {
@@ -46,7 +55,34 @@ HOUSE_REASONS: dict[str, dict[str, str]] = {
                     "ru": "голос не засчитан: окончательный голос уже отдан"},
     "after_majority": {"en": "vote not counted: the majority was reached, the vote is over",
                        "ru": "голос не засчитан: большинство набрано, голосование окончено"},
+    "before_window": {"en": "vote not counted: posted before the voting window opened",
+                      "ru": "голос не засчитан: подан до начала голосования"},
+    "too_few_words": {"en": "vote not counted: a bare nick, the vote needs the voter's own "
+                            "words",
+                      "ru": "голос не засчитан: один ник без слов, к голосу нужны свои слова"},
 }
+
+
+def _fold(text: str) -> str:
+    return text.casefold().replace("ё", "е")
+
+
+def pass_word_in(text: str, words: Iterable[str]) -> bool:
+    """R2.19 (and R2.14's way): one of ``words`` is a whole word of ``text`` (any case,
+    ё = е). ``text``: the post's own words, quotes set aside."""
+    folded = _fold(text)
+    return any(re.search(r"(?<!\w)" + re.escape(_fold(w.strip())) + r"(?!\w)", folded)
+               for w in words if w.strip())
+
+
+def own_chars(text: str, nicks: Iterable[str]) -> int:
+    """R2.21: the letters and digits of ``text`` (the post's own words) besides the colored
+    vote fragments ``nicks`` (each taken out once)."""
+    rest = text
+    for n in nicks:
+        if n:
+            rest = rest.replace(n, " ", 1)
+    return len(re.findall(r"\w", rest))
 
 
 def _utc(t: datetime) -> datetime:
@@ -82,6 +118,8 @@ class HouseDay:
     majority: bool = False
     non_voter_votes: int = 0          # 0 before the deadline: a live count adds none
     penalty_at: datetime | None = None  # the deadline: when the penalty votes are "reached"
+    opens: datetime | None = None     # R2.18: the voting window's opening (UTC)
+    edit_is_change: bool = False      # R2.20
 
 
 def house_day(options: RuleOptions, deadline: datetime, tz: tzinfo, *, final: bool) -> HouseDay:
@@ -89,10 +127,11 @@ def house_day(options: RuleOptions, deadline: datetime, tz: tzinfo, *, final: bo
     count is as of the deadline (the penalty votes of R2.16 apply then only)."""
     windows = sorted((window_start(f, deadline, tz), int(n))
                      for f, n in options.vote_change_limits)
+    opens = window_start(options.voting_opens, deadline, tz) if options.voting_opens else None
     return HouseDay(change_limit=options.vote_changes, windows=tuple(windows),
                     majority=options.majority_ends_day,
                     non_voter_votes=options.non_voter_votes if final else 0,
-                    penalty_at=deadline)
+                    penalty_at=deadline, opens=opens, edit_is_change=options.edit_is_change)
 
 
 @dataclass
@@ -108,11 +147,14 @@ class HouseJudge:
 
     def reason(self, v: Vote, standing: Vote | None) -> str | None:
         """Why ``v`` does not count, or None; a counted change is remembered."""
+        if self.house.opens is not None and _utc(v.at) < self.house.opens:
+            return "before_window"      # R2.18
         if self.majority is not None:
             return "after_majority"
         if v.voter in self.final:
             return "after_final"
-        if standing is not None and standing.target != v.target:
+        if (standing is not None and standing.target != v.target) or \
+                (self.house.edit_is_change and v.edited):      # R2.20
             window = self._window(v.at)
             if 0 <= self.house.change_limit <= self.changes[v.voter]:
                 return "change_limit"

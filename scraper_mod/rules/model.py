@@ -131,6 +131,12 @@ class RuleOptions:
     majority_ends_day: bool = False         # R2.15
     non_voter_votes: int = 0                # R2.16
     non_voter_removal_after: int = 0        # R2.16
+    # R2.17-R2.21 (docs/rules-house.md), all off by default; R2.17's topic is [[days]] vote_topic
+    voting_opens: str = ""                  # R2.18: "HH:MM", the voting window's opening
+    pass_words: tuple[str, ...] = ()        # R2.19: words of a vote for no one («пас»)
+    tie_jails_no_one: bool = False          # R2.19: a tie jails no one (no random list)
+    edit_is_change: bool = False            # R2.20: an edited vote post is a change (R2.13)
+    vote_min_words: int = 0                 # R2.21: characters of own words besides the nick
     # R3.3
     tie_scope: str = "all_alive"  # "all_alive" | "tied_only"
     # R5.2
@@ -166,6 +172,11 @@ class Vote:
     post_id: int
     decided: bool = False  # R11.1: the host's decision made this vote
     final: bool = False    # R2.14: the post holds one of the host's words for a final vote
+    edited: bool = False   # R2.20: the vote stands in an edited version of its post
+
+
+# R2.19: the target of a pass vote («пас»): a vote for no one; never a forum nick (brackets)
+NO_ONE = "(никто)"
 
 
 @dataclass(frozen=True)

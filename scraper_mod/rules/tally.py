@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from .house import HouseDay, HouseJudge
-from .model import RuleOptions, Vote
+from .model import NO_ONE, RuleOptions, Vote
 from .randomlist import pick_random
 
 
@@ -142,13 +142,14 @@ def count_votes(votes: Iterable[Vote], *, alive: Iterable[str], frozen: Iterable
     since: dict[str, datetime] = {}  # start of the voter's current run for the same target
     for v in ordered:
         reason = None
-        if everyone is not None and (v.voter not in everyone or v.target not in everyone):
+        if everyone is not None and (v.voter not in everyone or
+                                     (v.target not in everyone and v.target != NO_ONE)):
             reason = "not_a_player"
         elif v.voter not in alive_set:
             reason = "dead_voter"
         elif v.voter in frozen_set:
             reason = "frozen"
-        elif v.target not in alive_set:
+        elif v.target not in alive_set and v.target != NO_ONE:    # R2.19: a pass
             reason = "dead_target"
         elif v.voter == v.target and not self_votes:
             reason = "self_vote"
@@ -199,13 +200,19 @@ def decide_lynch(tally: Tally, *, alive: Iterable[str], order: list[str] | tuple
     alive players (R3.3) or, with ``tie_scope = "tied_only"``, the tied leaders (all alive
     when nobody voted); ``immune`` players, and with ``frozen_immune_to_random`` the day's
     frozen players (``tally.frozen``), are left out unless that leaves nobody. Returns None
-    only when nobody is alive.
+    when nobody is alive, and when the house's rules jail no one (R2.19): the pass votes
+    («пас», ``NO_ONE``) lead alone, or a tie with ``tie_jails_no_one``. A tie of "no one"
+    with players goes to the random list among the players.
     """
     alive_set = set(alive)
     if not alive_set:
         return None
+    if tally.leaders == (NO_ONE,):           # R2.19: "no one" leads: no one is jailed
+        return None
+    if len(tally.leaders) > 1 and options.tie_jails_no_one:   # R2.19's option
+        return None
     leaders = tuple(t for t in tally.leaders if t in alive_set)
-    if len(leaders) == 1:
+    if len(leaders) == 1 and NO_ONE not in tally.leaders:
         return Lynch(player=leaders[0], by="votes", cursor=cursor)
     if len(leaders) > 1 and options.tie_break == "earliest":   # R2.12
         reached = {c.target: _utc(c.reached_at) for c in tally.counts}

@@ -41,6 +41,10 @@ The decisions, rule by rule:
   changed the vote). ``deadline_read_failed`` (why the read failed) is said in a note, and
   without a deadline version a silent change first seen after the deadline is named
   (``silent_edit_unplaced``): it counts as read, since it may have been before.
+- House rules (docs/rules-house.md): R2.19 a post whose own text holds a pass word and names
+  no player is a vote for ``NO_ONE``; R2.21 a vote whose post has fewer than
+  ``vote_min_words`` letters besides the nick is ``too_few_words``; R2.20 a vote standing in
+  an edited version is marked ``Vote.edited`` (rules/house.py judges R2.18 and R2.20).
 - Deleted posts: a post found deleted *before* the cutoff does not count
   (``deleted_post``, the host is told); one found deleted after it counts as it stood, since
   the deletion can only be placed after the moment it was detected missing.
@@ -61,8 +65,8 @@ from datetime import datetime
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .colors import DEFAULT_TEXT_COLORS, is_vote_color
-from .house import HOUSE_REASONS
-from .model import RuleOptions, Vote
+from .house import HOUSE_REASONS, own_chars, pass_word_in
+from .model import NO_ONE, RuleOptions, Vote
 from .names import Match, NameIndex
 from .post import Post
 from .slots import Book, VoteDecision
@@ -191,7 +195,7 @@ def note_text(code: str, lang: str = "en", **fields: Any) -> str:
 
 # count_votes' own codes (rules/tally.py), should a vote reach it unfiltered
 REASONS["frozen"] = REASONS["frozen_voter"]
-REASONS.update(HOUSE_REASONS)   # R2.13-R2.15
+REASONS.update(HOUSE_REASONS)   # R2.13-R2.15, R2.18, R2.21
 
 _HIDDEN_REASON = {"quote": "quoted", "spoiler": "spoiler", "code": "code",
                   "signature": "signature", "bold": "bold"}
@@ -533,7 +537,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
 
         frags = ctx.fragments(post)
         decision = ctx.book.vote_decision(post_id) if ctx.book is not None else None
-        if not frags and decision is None:
+        passed = bool(options.pass_words) and pass_word_in(post.text, options.pass_words)
+        if not frags and decision is None and not passed:
             continue
         voter_reason = _voter_reason(ctx, author, post, last_word_until, _vote_time(*stood))
         if voter_reason is None and post.edit_count > 0 and post.edited_by and \
@@ -543,7 +548,7 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
         if voter_reason is None and options.edited_votes == "never" and post.edit_count > 0:
             voter_reason = "edited_votes_never"
         if voter_reason is not None:
-            for frag in frags:
+            for frag in frags or ([_Frag("", NO_ONE)] if passed else []):
                 rejected.append(Rejection(post_id, author, frag.text, voter_reason))
             continue
         voter = _author(ctx, post, _vote_time(*stood))[0] or author
@@ -556,6 +561,11 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
         for frag, reason in failed:
             rejected.append(Rejection(post_id, author, frag.text, reason))
         target, not_taken = _decide(ctx, targets)
+        if target is None and not not_taken and passed:     # R2.19: a vote for no one
+            votes.append(Vote(voter=voter, target=NO_ONE, at=_vote_time(*stood),
+                              post_id=post_id, final=_final_word(ctx, post),
+                              edited=_edited(vs, stood)))
+            continue
         if target is None:
             for t in not_taken:
                 rejected.append(Rejection(post_id, author, _frag_text(ctx, post, t),
@@ -570,15 +580,21 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
         if target == voter and not options.self_votes:
             rejected.append(Rejection(post_id, author, text, "self_vote"))
             continue
+        if options.vote_min_words and own_chars(post.text, (f.text for f in frags)) < \
+                options.vote_min_words:                     # R2.21: a bare nick
+            rejected.append(Rejection(post_id, author, text, "too_few_words"))
+            continue
         final_word = _final_word(ctx, post)
         at = _vote_since(ctx, vs, stood, target)
+        edited = _edited(vs, stood)
         if votes and votes[-1].post_id == post_id and votes[-1].target == target and \
                 votes[-1].voter == voter and votes[-1].at == at:
             # the standing vote restates the history's last: one event (final if either)
-            votes[-1] = replace(votes[-1], final=votes[-1].final or final_word)
+            votes[-1] = replace(votes[-1], final=votes[-1].final or final_word,
+                                edited=votes[-1].edited or edited)
             continue
         votes.append(Vote(voter=voter, target=target, at=at, post_id=post_id,
-                          final=final_word))
+                          final=final_word, edited=edited))
 
     voted = {v.voter for v in votes}
     not_voted = tuple(sorted((p for p in ctx.alive - ctx.frozen if p not in voted),
@@ -637,6 +653,12 @@ def _decided(ctx: _Ctx, book: Book, decision: VoteDecision, post_id: int, author
     else:
         votes.append(Vote(voter=voter, target=target, at=_vote_time(*stood), post_id=post_id,
                           decided=True, final=_final_word(ctx, stood[0])))
+
+
+def _edited(vs: Sequence[tuple[Post, datetime]], stood: tuple[Post, datetime]) -> bool:
+    """R2.20: the version that stands is an edit: the board says so, or its text differs
+    from the first version seen (an edit the board shows no notice of, R2.11)."""
+    return stood[0].edit_count > 0 or not _same_text(vs[0][0], stood[0])
 
 
 def _final_word(ctx: _Ctx, post: Post) -> bool:

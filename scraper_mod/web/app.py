@@ -147,7 +147,7 @@ def create_app(target: str | Path, *, token: str, clock: Clock | None = None,
     @app.errorhandler(ScraperModError)
     def scraper_error(e: ScraperModError):
         if request.path.startswith("/api/"):
-            return jsonify({"error": str(e)}), 409
+            return jsonify({"error": str(e), **({"ru": e.ru} if e.ru else {})}), 409
         return render_template("error.html", message=str(e), lang="en"), 409
 
     _pages(app, games)

@@ -97,4 +97,11 @@ def chart_svg(steps: list[Step], tally: DayTally, *, start: datetime, lang: str 
             out.append(f'<text class="legend" x="{x1 + 32}" y="{ly + 10}" font-size="12" '
                        f'fill="#222">{escape(name)} — {final.get(name, 0)}</text>')
     out.append("</svg>")
+    # issue 39: on a phone the chart scrolls in its box and its right side (the legend) and
+    # the «срок» label are out of sight: the same in HTML under it, shown on a phone only
+    out.append(f'<p class="chart-deadline">{escape(words["deadline"])} '
+               f'{tally.deadline.astimezone(tz):%H:%M}</p>')
+    out.append('<ul class="chart-legend">' + "".join(
+        f'<li><span class="swatch" style="background:{PALETTE[i % len(PALETTE)]}"></span>'
+        f'{escape(name)} — {final.get(name, 0)}</li>' for i, name in enumerate(names)) + "</ul>")
     return "\n".join(out)

@@ -116,7 +116,11 @@ def test_bbcode_is_a_pasteable_post(game, capsys):
     assert "[*][b]NightOwl[/b] — 1 голос: [url=http://127.0.0.1/viewtopic.php?p=87#p87]" \
            "Алексей[/url]\n" in out
     assert out.count("[list]") == out.count("[/list]") == 1
-    assert out.count("[url=") == out.count("[/url]") == 8
+    # 8 counted votes and, since issue 39, each vote that did not count, linked with its reason
+    # (as of 19:00 none: quotes, signatures and bold were never votes, and are not listed)
+    not_counted = [ln for ln in out.splitlines() if ln.startswith("Не засчитано: [url=")]
+    assert all(" — " in ln for ln in not_counted)
+    assert out.count("[url=") == out.count("[/url]") == 8 + len(not_counted)
     code, out, _ = run(capsys, game, "--day", "1", "--offline", "--format", "bbcode",
                        "--lang", "en")
     assert "Voting closed on 09.04 at 20:00 MSK." in out
@@ -132,10 +136,13 @@ FINAL_POST = """\
 {p86}doc_Holiday[/url], {p90}Ёжик в тумане[/url], {p91}Вася[/url]
 [*][b]NightOwl[/b] — 2 голоса: {p94}Алексей[/url], {p96}Маша_2[/url]
 [/list]
+Не засчитано: {p97}пост игрока Вася[/url] — пост после срока.
+Не засчитано: {p98}пост игрока doc_Holiday[/url] — пост после срока.
+Постов за день: Вася — 4, Маша_2 — 5, Big Joe — 4, Алексей — 4, NightOwl — 4, Игрок-7 — 4, Ёжик в тумане — 3, doc_Holiday — 3.
 
 По итогам голосования садится [b]Алексей[/b].
 """.format(**{f"p{n}": f"[url=http://127.0.0.1/viewtopic.php?p={n}#p{n}]"
-              for n in (83, 84, 85, 86, 90, 91, 94, 96)})
+              for n in (83, 84, 85, 86, 90, 91, 94, 96, 97, 98)})
 
 
 def test_final_bbcode_post_whole(game, capsys):
@@ -167,21 +174,22 @@ def test_polls_the_board_first(game, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--at", "вчера"], "error: --at: not an ISO 8601 time: 'вчера'"),
-    (["--day", "2"], "day 2 has no topic yet"),
-    (["--day", "0"], "--day: must be 1 or more"),
-    (["--at", "2999-01-01T00:00"], "--at: 2999-01-01T00:00:00+03:00 is in the future"),
+    # issue 39: a line with a Russian text is Russian only in this Russian game
+    (["--at", "вчера"], "ошибка: --at: это не время в формате ISO 8601: 'вчера'"),
+    (["--day", "2"], "days: у дня 2 ещё нет темы"),
+    (["--day", "0"], "ошибка: --day: нужен номер дня от 1"),
+    (["--at", "2999-01-01T00:00"], "ошибка: --at: 01.01.2999 00:00 — это ещё не наступило"),
 ])
 def test_errors_are_one_line(game, capsys, argv, message):
     code, out, err = run(capsys, game, "--offline", *argv)
     assert code == 1
-    assert message in err and err.startswith("error: ") and err.count("\n") == 1
+    assert message in err and err.startswith(("error: ", "ошибка: ")) and err.count("\n") == 1
     assert "Traceback" not in err and out == ""
 
 
 def test_missing_game_folder(tmp_path, capsys):
     code, _, err = run(capsys, tmp_path / "nope", "--offline")
-    assert code == 1 and "no such game file" in err
+    assert code == 1 and "нет такого файла игры" in err      # issue 39: Russian only
 
 
 def test_help(capsys):
@@ -214,9 +222,9 @@ def test_tally_with_the_board_down_names_the_url_once(tmp_path, capsys, closed_p
          f'topic = "{base}viewtopic.php?t=4"')
     code = main(["tally", str(game), "--day", "1"])
     err = capsys.readouterr().err.splitlines()[-1]
-    assert code == 1 and err.startswith("error: ")
+    assert code == 1 and err.startswith("ошибка: ")        # issue 39: Russian only
     assert err.count(f"{base}viewtopic.php?t=4") == 1
-    assert "the topic could not be read completely" in err and "Connection refused" in err
-    assert "check that the board is reachable" in err and "--offline" in err
+    assert "не удалось прочитать целиком" in err and "Connection refused" not in err
+    assert "повторите позже" in err and "--offline" in err
     code = main(["tally", str(game), "--day", "1", "--offline", "--format", "json"])
     assert code == 0 and '"day": 1' in capsys.readouterr().out

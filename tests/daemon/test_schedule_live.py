@@ -145,13 +145,13 @@ def test_status_and_day_commands_on_a_live_game(world, capsys, monkeypatch):
     assert ctx.store.events("deadline_moved")[0][2]["to"] == msk(14, 19).isoformat()
     ctx.close()
     assert main(["day", "move", str(folder), "1", "2024-03-12T20:00"]) == 1
-    assert "not after the day's start" in capsys.readouterr().err
+    assert "не после начала дня" in capsys.readouterr().err    # issue 39: Russian only
     assert main(["day", "move", str(folder), "1", "default", "--force"]) == 0
     capsys.readouterr()
 
     # day open: a bad URL is one clear line; a good one is stored for the daemon
     assert main(["day", "open", str(folder), "2", "http://127.0.0.1/forum/"]) == 1
-    assert "not a phpBB topic address" in capsys.readouterr().err
+    assert "это не адрес темы phpBB" in capsys.readouterr().err    # issue 39: Russian only
     url = f"{board.url}viewtopic.php?t=99"
     assert main(["day", "open", str(folder), "2", f"{board.url}viewtopic.php?f=3&t=99"
                  "&start=25&sid=0123456789abcdef"]) == 0

@@ -185,7 +185,7 @@ def test_fixture_game_keeps_its_random_list(tmp_path, capsys):
 def test_bad_game_folder_is_one_error_line(tmp_path, capsys):
     assert main(["deal", str(tmp_path / "nowhere")]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("error: ") and "no such game file" in err
+    assert err.startswith("ошибка: ") and "нет такого файла игры" in err   # issue 39
 
 
 @pytest.mark.parametrize("n,expected", [

@@ -187,7 +187,7 @@ def test_the_tally_api_equals_the_command(game, capsys):
     code, out, err = cli(capsys, "tally", game, "--offline", "--at", "2099-01-01T00:00")
     r = c.get("/api/games/m2/tally?at=2099-01-01T00:00")
     assert code == 1 and r.status_code == 409
-    assert err.strip() == "error: " + r.get_json()["error"]
+    assert err.strip() == "ошибка: " + r.get_json()["ru"]    # issue 39: Russian only
 
 
 # --- the actions ----------------------------------------------------------------------------
@@ -407,3 +407,17 @@ def test_R10_R11_replace_and_remove_from_the_page(game, capsys):
     assert [c["votes"] for c in t["counts"] if c["target"] == "Алексей"] == [5]
     code, listing, _ = cli(capsys, "decide", game, "list")
     assert "неактивность" in listing and "Новичок" in listing
+
+
+def test_the_page_shows_what_a_count_shows(game):
+    """Issue 39 item 3 on the host's page: the votes that did not count, each with its reason
+    and its post's link, and the posts of each living player that day."""
+    _, c = client_for(game)
+    html = c.get("/games/m2").get_data(as_text=True)
+    more = html.split('class="count-more"', 1)[1].split("</div>", 1)[0]
+    assert 'href="http://127.0.0.1/viewtopic.php?p=97#p97"' in more and "пост после срока" in more
+    assert "Постов за день: Вася — 4, Маша_2 — 5" in more
+    # issue 39 item 5: on a phone the chart scrolls: its legend and «срок» in HTML too
+    assert '<p class="chart-deadline">срок 20:00</p>' in html
+    assert re.search(r'<ul class="chart-legend"><li><span class="swatch" [^>]*></span>'
+                     r'Алексей — 6</li>', html)

@@ -71,5 +71,6 @@ def test_another_address_only_when_asked_and_with_a_warning(game):  # noqa: F811
 def test_serve_a_broken_game_is_one_error_line(tmp_path, capsys):
     (tmp_path / "game.toml").write_text("[game]\ntitle = 1\n", encoding="utf-8")
     code, out, err = cli(capsys, "serve", tmp_path)
-    assert code == 1 and err.startswith("error: ") and len(err.strip().splitlines()) == 1
+    assert code == 1 and err.startswith(("error: ", "ошибка: "))   # issue 39
+    assert len(err.strip().splitlines()) == 1
     assert "game.toml" in err

@@ -1,0 +1,99 @@
+"""Russian all through (issue 39 item 4): the command line's main errors in a Russian game
+(the fixture game of tests/cli/test_tally_cli.py, ``language = "ru"``) are one ``ошибка: …``
+line with no Latin word in what the host reads, except addresses, file names, keys and
+commands; the English text goes to the log (``-v``).
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+from pathlib import Path
+
+import pytest
+from test_tally_cli import ROOT, store_topic
+
+from scraper_mod.cli import main
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    folder = tmp_path / "игра"
+    folder.mkdir()
+    (folder / "game.toml").write_text((ROOT / "fixtures" / "games" / "day1" / "game.toml")
+                                      .read_text(encoding="utf-8"), encoding="utf-8")
+    store_topic(folder)
+    return folder
+
+
+def run(capsys, *argv) -> str:
+    capsys.readouterr()
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert code == 1 and out == "", (out, err)
+    return err
+
+
+# what may be Latin in a Russian line: addresses, paths and file names, keys (dotted,
+# bracketed, with _ or -), options, commands in backticks, and a few names of formats
+_ALLOWED = [r"(?<=toml: )\w+(?=:)", r"ключи: [^)]*", r"`[^`]*`", r"\w+://\S+", r"\S*/\S*",
+            r"\S+\.(toml|sqlite3|txt|bbcode)\b", r"--[\w-]+", r"\[+[\w.]+\]+( \w+( = \S+)?)?",
+            r"\b[\w.\[\]]*[._\[][\w.\[\]]*", r"scraper-mod", r"\b(ISO|TOML|UTF-8|URL|GAME|-v)\b",
+            r"'[^']*'"]
+
+
+def latin_words(line: str) -> list[str]:
+    rest = line
+    for pattern in _ALLOWED:
+        rest = re.sub(pattern, " ", rest)
+    return re.findall(r"[A-Za-z]{2,}", rest)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def edit(game: Path, old: str, new: str) -> None:
+    toml = game / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    assert old in text
+    toml.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+CASES = {
+    "no game file": lambda g: ("tally", g.parent / "нет-такой", "--offline"),
+    "an unknown key": lambda g: (edit(g, "[game]\n", "[game]\nzz_unknown = 1\n"),
+                                 ("tally", g, "--offline"))[1],
+    "a bad value": lambda g: (edit(g, "[game]\n",
+                                   "[rules]\nvote_changes = \"много\"\n\n[game]\n"),
+                              ("tally", g, "--offline"))[1],
+    "a bad voting window": lambda g: (edit(g, "[game]\n",
+                                           "[rules]\nvoting_opens = \"вечером\"\n\n[game]\n"),
+                                      ("tally", g, "--offline"))[1],
+    "not TOML": lambda g: (edit(g, "[game]\n", "[game\n"), ("tally", g, "--offline"))[1],
+    "a time that is no time": lambda g: ("tally", g, "--offline", "--at", "вчера"),
+    "a time in the future": lambda g: ("tally", g, "--offline", "--at", "2999-01-01T00:00"),
+    "before the game": lambda g: ("tally", g, "--offline", "--at", "2020-01-01T00:00"),
+    "day 0": lambda g: ("tally", g, "--offline", "--day", "0"),
+    "a day without a topic": lambda g: ("tally", g, "--offline", "--day", "2"),
+    "a post of no day": lambda g: ("tally", g, "--offline", "--at-post", "999999"),
+    "the board does not answer": lambda g: (
+        edit(g, 'url = "http://127.0.0.1/"', f'url = "http://127.0.0.1:{_free_port()}/"\n'
+             "retries = 0\ntimeout = 2"), ("tally", g, "--day", "1"))[1],
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_russian_games_errors_are_russian_only(game, capsys, case):
+    err = run(capsys, *CASES[case](game))
+    assert err.startswith("ошибка: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    assert latin_words(err) == [], err
+
+
+def test_an_english_game_keeps_english_lines(game, capsys):
+    edit(game, 'language = "ru"', 'language = "en"')
+    err = run(capsys, "tally", game, "--offline", "--day", "0")
+    assert err == "error: --day: must be 1 or more, not 0\n"
