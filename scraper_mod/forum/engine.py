@@ -6,7 +6,7 @@ forum/model.py's ``TopicPage``/``Post``, forum/feed.py's ``FeedEntry``, forum/pm
 ``PmSummary``/``PrivateMessage``, forum/posting.py's ``Posted``; so the poller, the rules and
 the store read every engine alike. ``rules/`` and ``game/`` import nothing of an engine.
 
-``[forum] engine = "phpbb" | "smf"`` names the engine; ``detect_engine`` tells it from the
+``[forum] engine = "phpbb" | "smf" | "fluxbb"`` names the engine; ``detect_engine`` tells it from the
 board's front page when the game file leaves it out.
 """
 
@@ -29,12 +29,14 @@ from ..errors import ForumError
 from .client import FetchResult, ForumClient
 from .feed import FeedEntry
 from .model import TopicPage
+from .fluxbb.board import FluxbbBoard, parse_fluxbb_pm
+from .fluxbb.links import fluxbb_forum_id, fluxbb_topic_id, fluxbb_topic_key, is_fluxbb_url
 from .smf.board import SmfBoard
 from .smf.links import is_smf_url, smf_board_id, smf_topic_id, smf_topic_key
 from .smf.parse import parse_smf_pm
 
-Engine = Literal["phpbb", "smf"]
-ENGINES: tuple[Engine, ...] = ("phpbb", "smf")
+Engine = Literal["phpbb", "smf", "fluxbb"]
+ENGINES: tuple[Engine, ...] = ("phpbb", "smf", "fluxbb")
 
 __all__ = ["Board", "Engine", "ENGINES", "detect_engine", "engine_of", "open_board",
            "engine_of_url", "board_for_url", "topic_key", "topic_id_of", "forum_id_of"]
@@ -44,7 +46,7 @@ __all__ = ["Board", "Engine", "ENGINES", "detect_engine", "engine_of", "open_boa
 class Board(Protocol):
     """One board, through one account (the host's), as the game uses it."""
 
-    engine: str                    # "phpbb" | "smf"
+    engine: str                    # "phpbb" | "smf" | "fluxbb"
 
     # -- reading ---------------------------------------------------------------------------
     def topic_url(self, topic_id: int, start: int = 0) -> str:
@@ -192,6 +194,8 @@ class Board(Protocol):
 
 _SMF_MARKS = (re.compile(rb"var\s+smf_scripturl\s*="), re.compile(rb"simplemachines\.org", re.I),
               re.compile(rb"""<generator[^>]*>SMF<""", re.I))
+_FLUXBB_MARKS = (re.compile(rb"<generator>FluxBB<", re.I),
+                 re.compile(rb'id="poweredby"[^>]*>[^<]{0,80}FluxBB'))
 _PHPBB_MARKS = (re.compile(rb"phpbb\.com", re.I), re.compile(rb"viewforum\.php\?"),
                 re.compile(rb"""name=["']generator["'][^>]*phpBB""", re.I))
 
@@ -201,6 +205,8 @@ def engine_of_url(url: str) -> Engine | None:
     phpBB's ``viewtopic.php`` / ``viewforum.php``; None for an address of neither shape."""
     if is_smf_url(url):
         return "smf"
+    if is_fluxbb_url(url):
+        return "fluxbb"
     if re.search(r"/(viewtopic|viewforum|ucp|memberlist)\.php$", urlsplit(url).path):
         return "phpbb"
     return None
@@ -209,17 +215,26 @@ def engine_of_url(url: str) -> Engine | None:
 def topic_key(url: str) -> str:
     """The store's name of a topic from any address of its pages (``Board.topic_key`` of
     the engine the address names; an address of neither shape is phpBB's error line)."""
-    return smf_topic_key(url) if engine_of_url(url) == "smf" else phpbb_topic_key(url)
+    engine = engine_of_url(url)
+    if engine == "fluxbb":
+        return fluxbb_topic_key(url)
+    return smf_topic_key(url) if engine == "smf" else phpbb_topic_key(url)
 
 
 def topic_id_of(url: str) -> int | None:
     """The topic id of a phpBB or SMF topic address, else None."""
-    return smf_topic_id(url) if engine_of_url(url) == "smf" else phpbb_topic_id(url)
+    engine = engine_of_url(url)
+    if engine == "fluxbb":
+        return fluxbb_topic_id(url)
+    return smf_topic_id(url) if engine == "smf" else phpbb_topic_id(url)
 
 
 def forum_id_of(url: str) -> int | None:
     """The forum (SMF: board) id of a phpBB or SMF forum address, else None."""
-    return smf_board_id(url) if engine_of_url(url) == "smf" else phpbb_forum_id(url)
+    engine = engine_of_url(url)
+    if engine == "fluxbb":
+        return fluxbb_forum_id(url)
+    return smf_board_id(url) if engine == "smf" else phpbb_forum_id(url)
 
 
 def pm_engine_of(source: str) -> Engine | None:
@@ -231,6 +246,10 @@ def parse_stored_pm(source: str, body: bytes, *, key: str, received_at: datetime
                     board_tz: tzinfo = MOSCOW) -> PrivateMessage:
     """A PM the forum-PM source stored (its page as fetched, key ``pm/<id>``), read by the
     engine its source names."""
+    if pm_engine_of(source) == "fluxbb":
+        tail = key.rsplit("/", 1)[-1]
+        return parse_fluxbb_pm(body, msg_id=int(tail) if tail.isdigit() else 0, url=key,
+                               fetched_at=received_at, board_tz=board_tz)
     if pm_engine_of(source) == "smf":
         tail = key.rsplit("/", 1)[-1]
         return parse_smf_pm(body, msg_id=int(tail) if tail.isdigit() else 0, url=key,
@@ -247,10 +266,13 @@ def board_for_url(client: ForumClient, url: str, *, board_tz: tzinfo = MOSCOW,
 
 def detect_engine(front_page: bytes) -> Engine | None:
     """The engine that rendered a board's front page (its index or any page of it), or None
-    when neither phpBB nor SMF marks it. SMF: its ``smf_scripturl`` script variable or the
-    «Powered by SMF» link; phpBB: the «Powered by phpBB» link or its ``viewforum.php`` links."""
+    when neither phpBB, SMF nor FluxBB marks it. SMF: its ``smf_scripturl`` script variable
+    or the «Powered by SMF» link; FluxBB: its «Под управлением FluxBB» footer
+    (``p#poweredby``); phpBB: the «Powered by phpBB» link or its ``viewforum.php`` links."""
     if any(rx.search(front_page) for rx in _SMF_MARKS):
         return "smf"
+    if any(rx.search(front_page) for rx in _FLUXBB_MARKS):
+        return "fluxbb"
     if any(rx.search(front_page) for rx in _PHPBB_MARKS):
         return "phpbb"
     return None
@@ -262,14 +284,15 @@ def engine_of(client: ForumClient, configured: str | None = None) -> Engine:
     if configured is not None:
         if configured not in ENGINES:
             raise ForumError(f"[forum] engine = {configured!r} is not an engine scraper-mod "
-                             "knows", hint="use engine = \"phpbb\" or \"smf\"")
+                             "knows", hint="use engine = \"phpbb\", \"smf\" or \"fluxbb\"")
         return configured
     page = client.get(client.base_url)
     found = detect_engine(page.body)
     if found is None:
         raise ForumError(f"cannot tell the board's engine from its front page "
                          f"(HTTP {page.status})", url=page.url,
-                         hint='check [forum] url, or set [forum] engine = "phpbb" or "smf"')
+                         hint='check [forum] url, or set [forum] engine = "phpbb", "smf" or '
+                              '"fluxbb"')
     return found
 
 
@@ -281,4 +304,7 @@ def open_board(client: ForumClient, engine: str, *, board_tz: tzinfo = MOSCOW,
         return PhpbbBoard(client, board_tz=board_tz)
     if engine == "smf":
         return SmfBoard(client, board_tz=board_tz, password=password)
-    raise ForumError(f"no adapter for the engine {engine!r}", hint='use "phpbb" or "smf"')
+    if engine == "fluxbb":
+        return FluxbbBoard(client, board_tz=board_tz, password=password)
+    raise ForumError(f"no adapter for the engine {engine!r}",
+                     hint='use "phpbb", "smf" or "fluxbb"')

@@ -50,7 +50,7 @@ class DaySpec:
 class ForumConfig:
     url: str | None = None
     username: str | None = None
-    engine: str | None = None     # "phpbb" | "smf"; None: told from the board's front page
+    engine: str | None = None     # "phpbb" | "smf" | "fluxbb"; None: told from the board's front page
     min_delay: float = 1.0        # seconds between two requests to the board
     full_scan_delay: float = 0.5  # the same during the once-a-day full re-scan at the deadline
     timeout: float = 30.0
@@ -222,12 +222,13 @@ def _check_url(r: "_Reader", key: str, url: str, *, topic: bool = False) -> None
         r.fail(key, f"not a web address: {url!r}",
                hint="give the full URL, e.g. https://forum.example.org/"
                     + ("viewtopic.php?t=123" if topic else ""))
-    if topic and not (engine_of_url(url.strip()) == "smf" and topic_id_of(url.strip())) and (
+    if topic and not (engine_of_url(url.strip()) in ("smf", "fluxbb")
+                      and topic_id_of(url.strip())) and (
             not parts.path.endswith("viewtopic.php")
             or not "".join(parse_qs(parts.query).get("t", [])).isdigit()):
         r.fail(key, f"not a phpBB topic address: {url!r}",
                hint="copy the topic's link from the board: .../viewtopic.php?t=123 "
-                    "(SMF: .../index.php?topic=123.0)")
+                    "(SMF: .../index.php?topic=123.0, FluxBB: .../viewtopic.php?id=123)")
 
 
 class _Reader:
@@ -536,8 +537,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
     for key in ("url", "forum"):
         if getattr(forum, key) is not None:
             _check_url(r, f"forum.{key}", getattr(forum, key))
-    if forum.engine not in (None, "phpbb", "smf"):
-        r.fail("forum.engine", f"must be phpbb or smf, not {forum.engine!r}",
+    if forum.engine not in (None, "phpbb", "smf", "fluxbb"):
+        r.fail("forum.engine", f"must be phpbb, smf or fluxbb, not {forum.engine!r}",
                hint="leave it out to let scraper-mod tell it from the board's front page")
     for key in ("min_delay", "full_scan_delay"):
         if not 0 <= getattr(forum, key) < math.inf:  # nan and inf are TOML floats too

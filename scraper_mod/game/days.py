@@ -44,14 +44,15 @@ def check_topic_url(url: str) -> None:
                                "https://forum.example.org/viewtopic.php?t=123",
                           ru=f"это не адрес на форуме: {url!r} (нужен полный адрес темы, "
                              "например https://forum.example.org/viewtopic.php?t=123)")
-    if engine_of_url(url) == "smf" and topic_id_of(url) is not None:
-        return          # SMF's .../index.php?topic=123.0
+    if engine_of_url(url) in ("smf", "fluxbb") and topic_id_of(url) is not None:
+        return          # SMF's .../index.php?topic=123.0, FluxBB's .../viewtopic.php?id=123
     if "viewtopic.php" not in parts.path or not "".join(q.get("t", [])).isdigit():
         raise ConfigError(f"not a phpBB topic address: {url!r}",
                           hint="copy the topic's link: .../viewtopic.php?t=123 "
-                               "(or ?f=2&t=123)",
+                               "(or ?f=2&t=123; FluxBB: .../viewtopic.php?id=123)",
                           ru=f"это не адрес темы phpBB: {url!r} (скопируйте ссылку на тему: "
-                             ".../viewtopic.php?t=123 или ?f=2&t=123)")
+                             ".../viewtopic.php?t=123 или ?f=2&t=123; FluxBB: "
+                             ".../viewtopic.php?id=123)")
 
 
 @dataclass(frozen=True)

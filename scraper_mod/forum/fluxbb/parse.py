@@ -346,10 +346,11 @@ def parse_fluxbb_dialog(body: bytes, *, url: str, fetched_at: datetime | None,
 
 @_guard
 def parse_fluxbb_dialog_list(body: bytes, *, url: str, fetched_at: datetime | None,
-                             tz: tzinfo) -> list[PmSummary]:
+                             tz: tzinfo, me: str = "") -> list[PmSummary]:
     """The rows of a dialog list (``pmsnew.php?mdl=list``; ``pmsnew.php``: the new ones):
-    each a ``PmSummary`` whose ``msg_id`` is the **dialog** id, ``author`` the other member,
-    the time the dialog's last message's."""
+    each a ``PmSummary`` whose ``msg_id`` is the **dialog** id, ``author`` the other member
+    (the one of sender and addressee who is not ``me``), the time the dialog's last
+    message's."""
     doc = parse_html(body, url)
     err = page_error(doc, url=url)
     if err is not None:
@@ -365,6 +366,8 @@ def parse_fluxbb_dialog_list(body: bytes, *, url: str, fetched_at: datetime | No
         shown = next((t for t in texts if re.search(r"\d\d:\d\d", t)), "")
         when = _when(shown, what=f"dialog {m.group(1)}'s time", tz=tz, fetched_at=fetched_at,
                      url=url)
+        if len(who) > 1 and _norm(_tc(who[0])).casefold() == me.casefold():
+            who = who[1:]       # the account started the dialog: the other is the addressee
         uid = _RE_UID.search(who[0].get("href") or "") if who else None
         out.append(PmSummary(
             msg_id=int(m.group(1)), subject=_norm(_tc(link)),
