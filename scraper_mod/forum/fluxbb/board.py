@@ -44,6 +44,7 @@ from scraper_mod.forum.posting import Posted, PostRefused, read_form, same_text
 from ...errors import FetchError, ForumError, LoginRequiredError, ParseError
 from ..client import PASSWORD_ENV, FetchResult, ForumClient
 from ..feed import FeedEntry, parse_topic_feed
+from ..merged import real_post_id
 from ..model import TopicPage
 from .links import PER_PAGE, fluxbb_forum_id, fluxbb_topic_id, fluxbb_topic_key
 from .parse import (
@@ -153,7 +154,9 @@ class FluxbbBoard:
         return self.url(f"viewforum.php?id={int(forum_id)}")
 
     def post_url(self, post_id: int) -> str:
-        return self.url(f"viewtopic.php?pid={int(post_id)}#p{int(post_id)}")
+        """A post's permanent link (a merged piece's id links its post: forum/merged.py)."""
+        pid = real_post_id(int(post_id))
+        return self.url(f"viewtopic.php?pid={pid}#p{pid}")
 
     def pm_url(self, msg_id: int) -> str:
         return self.url(f"pmsnew.php?mdl=topic&pid={int(msg_id)}#p{int(msg_id)}")
