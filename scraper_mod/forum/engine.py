@@ -28,9 +28,9 @@ from scraper_mod.forum.posting import Posted
 from ..errors import ForumError
 from .client import FetchResult, ForumClient
 from .feed import FeedEntry
-from .model import TopicPage
 from .fluxbb.board import FluxbbBoard, parse_fluxbb_pm
 from .fluxbb.links import fluxbb_forum_id, fluxbb_topic_id, fluxbb_topic_key, is_fluxbb_url
+from .model import TopicPage
 from .smf.board import SmfBoard
 from .smf.links import is_smf_url, smf_board_id, smf_topic_id, smf_topic_key
 from .smf.parse import parse_smf_pm
