@@ -279,7 +279,9 @@ def test_kill_9_while_publishing_on_fluxbb_then_nothing_twice(real_fluxbb_board,
     posts = json.loads(shown.stdout)
     assert [p["author"] for p in posts] == ["admin", "Вася", "Маша_2", "Big Joe", "NightOwl",
                                             "Кот"]
-    assert [len(p.get("parts", ())) for p in posts][1] == 2       # Вася's merged re-vote
+    # Вася's merged re-vote: two pieces, each with its colored name
+    assert [[c["text"] for c in x["colored"]] for x in posts[1]["parts"]] == \
+        [["Кот"], ["Игрок-7"]]
 
 
 def test_after_a_crash_fluxbb_shows_what_the_host_posted_and_nothing_else(real_fluxbb_board):
