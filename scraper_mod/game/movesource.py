@@ -18,6 +18,7 @@ from .connect import client_for_game, game_engine
 __all__ = ["FORUM_PM", "game_since", "source_for"]
 
 FORUM_PM = ("forum_pm", "phpbb_pm")     # the board's PMs; "phpbb_pm" is the old name
+_PMS_CHECKED: set = set()               # (board, account) whose PMs were found usable
 
 
 def game_since(game: Game) -> datetime:
@@ -49,6 +50,21 @@ def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None =
             raise ConfigError("the PM source needs the board", path=str(game.path),
                               key="forum.url")
         client = client_factory() if client_factory is not None else client_for_game(game)
-        return ForumPmSource(client, game.forum.url, board_tz=game.timezone, since=since,
-                             engine=game_engine(game, client))
+        source = ForumPmSource(client, game.forum.url, board_tz=game.timezone, since=since,
+                               engine=game_engine(game, client))
+        # a board whose PMs can be switched off (FluxBB) says so at once, with the fix (once
+        # a process: every poll makes a new source)
+        check = getattr(source.board, "pms_available", None)
+        checked = (game.forum.url, game.forum.username)
+        why = check() if check is not None and checked not in _PMS_CHECKED else None
+        if check is not None and not why:
+            _PMS_CHECKED.add(checked)
+        if why:
+            raise ConfigError(f"moves by PM are impossible: {why}", path=str(game.path),
+                              key="moves.source",
+                              hint='switch the board\'s PMs on, or set [moves] source = '
+                                   '"maildir", "imap" or "queue"',
+                              ru=f"ходы в ЛС невозможны: {why} (включите ЛС на форуме или "
+                                 'задайте [moves] source = "maildir", "imap" или "queue")')
+        return source
     raise MailboxError(f"unknown move source {m.source!r}")

@@ -396,10 +396,14 @@ class FluxbbBoard:
     def _dialog_list(self) -> list[PmSummary]:
         self.ensure_login()
         res = self._page(self.url("pmsnew.php?mdl=list"))
-        if res.status == 404 or b'id="pmsnew' not in res.body and b"mdl=" not in res.body:
-            raise PostRefused("pm-off", "личные сообщения на форуме выключены",
-                              url=res.url, hint="включите ЛС (Админка → Плагины → PMS New) "
-                                                'или задайте [moves] source = "maildir"/"imap"')
+        doc = parse_html(res.body, res.url)
+        if res.status in (403, 404) or page_error(doc, url=res.url) is not None:
+            why = _message(res.body) or f"HTTP {res.status}"
+            raise PostRefused("pm-off", f"личные сообщения форума недоступны аккаунту "
+                              f"{self.client.username!r}: {why}", url=res.url,
+                              hint="включите ЛС на форуме (Админка → Плагины → PMS New → "
+                                   "«Включить ЛС») и группе аккаунта, или задайте в game.toml "
+                                   '[moves] source = "maildir", "imap" или "queue"')
         return parse_fluxbb_dialog_list(res.body, url=res.url, fetched_at=res.fetched_at,
                                         board_tz=self.board_tz, me=self.client.username or "")
 
