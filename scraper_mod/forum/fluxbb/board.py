@@ -217,7 +217,7 @@ class FluxbbBoard:
     def forum_topics(self, forum_url: str) -> list[tuple[int, str, str]]:
         res = self._page(self.client.url(forum_url))
         doc = parse_html(res.body, res.url)
-        found = []
+        found: list[tuple[int, str, str]] = []
         for a in doc.xpath("//div[@id='vf']//div[contains(@class,'tclcon')]"
                            "//a[contains(@href,'viewtopic.php?id=')]"):
             tid = fluxbb_topic_id(urljoin(res.url, a.get("href") or ""))
