@@ -15,7 +15,9 @@ merging) read them as they were written:
 - **a mark is the author's word**: anyone can type ``[after=60]``. A piece that a stored
   version of the post did not have yet, first seen at ``S``, was written after the sighting
   of the last version without it: its time is never before that, and when the read at the
-  deadline (R2.11) showed the post without it, never before the deadline;
+  deadline (R2.11) showed the post without it, never before the deadline; nor is it after
+  the first sighting that showed it (a mark of «2 ч» on a post seen 10 minutes after it
+  was written: the piece then lies between the piece before it and that sighting);
 - an edit of a merged post (one notice for the whole post) is a new version of the pieces
   whose text it changed only.
 """
@@ -95,6 +97,12 @@ def _pieces(vs: list[tuple[Post, datetime]], shown: Post | None,
                     # written between that sighting and this one
                     piece = dataclasses.replace(piece, posted_at=floor, earliest=floor,
                                                 latest=max(seen, floor), precision="relative")
+            if k not in last and k and piece.earliest > seen:
+                # a mark past the sighting that already showed the piece (a typed mark): it
+                # was written between the piece before it and that sighting
+                before = out[-1][0].earliest if out else post.earliest
+                piece = dataclasses.replace(piece, posted_at=before, earliest=before,
+                                            latest=seen, precision="relative")
             last[k] = key
             out.append((piece, seen))
         lacking = seen

@@ -112,3 +112,16 @@ def test_the_real_boards_merged_post_reads_as_two_votes():
     votes, _, final = _count([(post, seen)], deadline=seen + timedelta(hours=1))
     assert final == {"Вася": "Маша_2"}
     assert sorted(v.at - post.posted_at for v in votes) == [timedelta(0), timedelta(seconds=2)]
+
+
+def test_a_typed_mark_cannot_date_a_piece_after_it_was_seen_R2_6():
+    """Anyone can type the grey «Добавлено спустя 2 ч:» line: a piece seen 10 minutes after
+    the post was written was written by then, whatever its mark says (R2.6 reads the range:
+    first seen before the deadline, it counts)."""
+    post = _post(3, "Вася", [(0, "Кот", "Кот"), (7200, "Маша_2", "Маша_2")],
+                 at=DEADLINE - timedelta(minutes=30))
+    seen = DEADLINE - timedelta(minutes=20)
+    votes, rejected, final = _count([(post, seen)])
+    assert final == {"Вася": "Маша_2"}
+    assert not [r for r in rejected if r.reason in ("late", "late_unclear")]
+    assert all(v.at <= seen for v in votes)
