@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import ConfigError, RulesError, ScraperModError
+from ..forum.merged import real_post_id
 from ..forum.poller import canonical_topic_url
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
@@ -166,7 +167,9 @@ def _post_day(ctx: GameContext, post_id: int) -> int:
                                                  ctx.store.get("day_topics", {})}
     for day in sorted(days):
         topic = ctx.topic_for_day(day)
-        if topic and post_id in ctx.store.known_post_ids(canonical_topic_url(topic)):
+        # (a piece of a merged post, forum/merged.py, is in its post's topic)
+        if topic and real_post_id(post_id) in ctx.store.known_post_ids(
+                canonical_topic_url(topic)):
             return day
     raise RulesError(f"post {post_id} is in no day's topic of this game (as stored)",
                      hint="check the post id (viewtopic.php?p=ID), or poll the day first: "
