@@ -105,15 +105,19 @@ class Post:
                                                    for h in self.hidden),
             "quotes": type(self.quotes)(self.quotes),
             "text": self.text,
-            **({"parts": [_part_json(p) for p in self.parts]} if self.parts else {}),
+            "parts": cast(Any, type(self.parts))(_part_json(p) for p in self.parts),
         }
 
 
 def _part_json(p: Part) -> dict:
-    return {"after": p.after, "colored": [{"color": c.color, "text": c.text} for c in p.colored],
-            "bold": list(p.bold),
-            "hidden": [{"color": h.color, "text": h.text, "where": h.where,
-                        "quoted_post_id": h.quoted_post_id} for h in p.hidden],
+    return {"after": p.after,
+            "colored": cast(Any, type(p.colored))({"color": c.color, "text": c.text}
+                                                  for c in p.colored),
+            "bold": type(p.bold)(p.bold),
+            "hidden": cast(Any, type(p.hidden))({"color": h.color, "text": h.text,
+                                                 "where": h.where,
+                                                 "quoted_post_id": h.quoted_post_id}
+                                                for h in p.hidden),
             "text": p.text}
 
 

@@ -4,6 +4,7 @@ spoilers and code out of votes, merged replies as pieces, PM dialogs, errors."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -90,8 +91,12 @@ def test_merged_reply_pieces_with_their_marks():
     assert "Добавлено" not in post.text
     assert all(c.color != "#808080" for c in post.colored)
     assert post.edit_count == 0
-    # the pieces survive the store's JSON
+    # the pieces survive the store's JSON, written as dataclasses.asdict would
     assert post_from_json(post.to_json()) == post
+    want = asdict(post)
+    for k in ("posted_at", "earliest", "latest", "edited_at"):
+        want[k] = want[k].isoformat() if want[k] is not None else None
+    assert repr(post.to_json()) == repr(want)
 
 
 def test_merge_mark_seconds():
