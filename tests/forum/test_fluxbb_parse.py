@@ -21,6 +21,7 @@ from scraper_mod.forum.fluxbb.links import (
     fluxbb_topic_key,
 )
 from scraper_mod.forum.fluxbb.parse import (
+    dialog_marks,
     fluxbb_feed_post_id,
     merge_after_seconds,
     parse_fluxbb_dialog,
@@ -184,3 +185,14 @@ def test_yesterday_and_older_dates():
     assert posts[0].posted_at == datetime(2026, 12, 1, 20, 27, 45, tzinfo=MOSCOW)
     assert posts[2].posted_at == datetime(2026, 12, 4, 23, 59, 59, tzinfo=MOSCOW)
     assert posts[2].posted_at + timedelta(seconds=1) == datetime(2026, 12, 5, tzinfo=MOSCOW)
+
+
+def test_dialog_rows_mark_their_replies_and_last_message():
+    """The PM source opens a dialog again only when its row in the list changed."""
+    body = (FIX / "pm-list-admin.html").read_bytes()
+    assert dialog_marks(body) == {1: "2|Сегодня 10:29:23от Вася"}
+    read = body.replace(b'class="rowodd inew"', b'class="rowodd"').replace(
+        "[ <a href=\"pmsnew.php?mdl=topic&amp;tid=1&amp;action=new\"".encode(), b"[ <a href=\"x\"")
+    assert dialog_marks(read) == dialog_marks(body)          # read or not: the same row
+    more = body.replace(b'<td class="tc3">2</td>', b'<td class="tc3">3</td>')
+    assert dialog_marks(more) != dialog_marks(body)

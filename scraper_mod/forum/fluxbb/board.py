@@ -49,6 +49,7 @@ from ..model import TopicPage
 from .links import PER_PAGE, fluxbb_forum_id, fluxbb_topic_id, fluxbb_topic_key
 from .parse import (
     Dialog,
+    dialog_marks,
     fluxbb_feed_post_id,
     page_error,
     parse_fluxbb_dialog,
@@ -68,6 +69,8 @@ BROWSER_HEADERS = {
 LOGIN_WAIT = 4.0        # the board refuses a login form sent < 3 whole seconds after it was served
 CAPTCHA_WAIT = 20.0     # the captcha shows while 3 login forms of the last 15 s are unused
 TRIES = 3
+# (board, account, dialog) -> (the dialog's row in the list when it was read, its messages)
+_DIALOGS: dict[tuple[str, str, int], tuple[str, list[PrivateMessage]]] = {}
 
 _RE_REFRESH = re.compile(r'<meta http-equiv="refresh" content="\d+;URL=([^"]*)"', re.I)
 _RE_PID = re.compile(r"[?&]pid=(\d{1,12})")
@@ -394,6 +397,10 @@ class FluxbbBoard:
 
     # -- PMs: the dialogs --------------------------------------------------------------------
     def _dialog_list(self) -> list[PmSummary]:
+        return self._dialog_rows()[0]
+
+    def _dialog_rows(self) -> tuple[list[PmSummary], dict[int, str]]:
+        """The dialogs (``PmSummary`` rows whose id is the dialog's) and each row's text."""
         self.ensure_login()
         res = self._page(self.url("pmsnew.php?mdl=list"))
         doc = parse_html(res.body, res.url)
@@ -405,7 +412,8 @@ class FluxbbBoard:
                                    "«Включить ЛС») и группе аккаунта, или задайте в game.toml "
                                    '[moves] source = "maildir", "imap" или "queue"')
         return parse_fluxbb_dialog_list(res.body, url=res.url, fetched_at=res.fetched_at,
-                                        board_tz=self.board_tz, me=self.client.username or "")
+                                        board_tz=self.board_tz, me=self.client.username or "",
+                                        ), dialog_marks(res.body)
 
     def pms_available(self) -> str | None:
         """None when the account can use the board's PMs, else why not (one line)."""
@@ -421,11 +429,20 @@ class FluxbbBoard:
                                         board_tz=self.board_tz, dialog_id=dialog_id)
 
     def _messages(self) -> list[tuple[PmSummary, PrivateMessage]]:
+        """Every message of every dialog; a dialog whose row in the list reads as when it
+        was last opened (by this process, for this account) is not opened again."""
+        rows, marks = self._dialog_rows()
         out = []
-        for row in self._dialog_list():
-            _, dialog = self._dialog(row.msg_id)
-            for m in dialog.messages:
-                out.append((row, m))
+        for row in rows:
+            key = (self.client.base_url, self.client.username or "", row.msg_id)
+            cached = _DIALOGS.get(key)
+            mark = marks.get(row.msg_id, "")
+            if cached is not None and mark and cached[0] == mark:
+                messages = cached[1]
+            else:
+                messages = self._dialog(row.msg_id)[1].messages
+                _DIALOGS[key] = (mark, messages)
+            out.extend((row, m) for m in messages)
         return out
 
     def _me(self, author: str) -> bool:

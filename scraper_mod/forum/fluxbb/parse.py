@@ -38,7 +38,8 @@ from ..dates import DateParseError, TimeRange, parse_shown_date
 from ..model import Part, Post, TopicPage
 
 __all__ = ["parse_fluxbb_topic_page", "parse_fluxbb_dialog", "parse_fluxbb_dialog_list",
-           "page_error", "merge_after_seconds", "fluxbb_feed_post_id", "Dialog"]
+           "page_error", "merge_after_seconds", "fluxbb_feed_post_id", "Dialog",
+           "dialog_marks"]
 
 _RE_PID = re.compile(r"[?&](?:amp;)?pid=(\d{1,12})")
 _RE_TID = re.compile(r"[?&](?:amp;)?(?:id|tid)=(\d{1,12})")
@@ -376,4 +377,18 @@ def parse_fluxbb_dialog_list(body: bytes, *, url: str, fetched_at: datetime | No
             precision=when.precision,
             unread="inew" in (row.get("class") or "") or bool(row.xpath(".//strong/a")),
             url=f"{url.split('?')[0]}?mdl=topic&tid={m.group(1)}"))
+    return out
+
+
+def dialog_marks(body: bytes) -> dict[int, str]:
+    """Each dialog row's replies and last message (time and author): a dialog whose row
+    reads the same has no new message (the PM source opens only the others)."""
+    doc = parse_html(body)
+    out = {}
+    for row in doc.xpath("//tr[.//a[contains(@href,'mdl=topic') and contains(@href,'tid=')]]"):
+        link = row.xpath(".//a[contains(@href,'mdl=topic') and contains(@href,'tid=')]")[0]
+        m = re.search(r"tid=(\d{1,12})", link.get("href") or "")
+        if m:
+            cells = row.xpath("./td[contains(@class,'tc3')] | ./td[contains(@class,'tc2')][last()]")
+            out[int(m.group(1))] = "|".join(_norm(_tc(c)) for c in cells)
     return out
