@@ -64,7 +64,7 @@ def _content(p: Post) -> tuple:
 
 
 def _pieces(vs: list[tuple[Post, datetime]], shown: Post | None,
-            deadline: datetime | None) -> list[tuple[Post, datetime]]:
+            deadline: datetime | None, *, sighted: bool = True) -> list[tuple[Post, datetime]]:
     out: list[tuple[Post, datetime]] = []
     at_dl = (len(shown.parts) or 1) if shown is not None else None
     last: dict[int, tuple] = {}
@@ -88,7 +88,7 @@ def _pieces(vs: list[tuple[Post, datetime]], shown: Post | None,
                                             edited_by=post.edited_by,
                                             edit_count=post.edit_count,
                                             edit_reason=post.edit_reason)
-            elif k:
+            elif k and sighted:
                 floor = lacking
                 if deadline is not None and at_dl is not None and k >= at_dl:
                     floor = max(floor or deadline, deadline)   # not there at the deadline
@@ -97,7 +97,7 @@ def _pieces(vs: list[tuple[Post, datetime]], shown: Post | None,
                     # written between that sighting and this one
                     piece = dataclasses.replace(piece, posted_at=floor, earliest=floor,
                                                 latest=max(seen, floor), precision="relative")
-            if k not in last and k and piece.earliest > seen:
+            if sighted and k not in last and k and piece.earliest > seen:
                 # a mark past the sighting that already showed the piece (a typed mark): it
                 # was written between the piece before it and that sighting
                 before = out[-1][0].earliest if out else post.earliest
@@ -127,8 +127,15 @@ def merged_versions(versions: Iterable[tuple[Post, datetime]], *,
 
 
 def merged_at_deadline(posts: Mapping[int, Post] | None) -> dict[int, Post] | None:
-    """The read at the deadline (post id -> Post), merged posts read piece by piece."""
+    """The read at the deadline (post id -> Post), merged posts read piece by piece (each
+    at its mark's time: what the read showed, with no sightings to weigh)."""
     if posts is None:
         return None
-    return {p.post_id: p for p, _ in merged_versions(
-        (post, datetime.min) for post in posts.values())}
+    out: dict[int, Post] = {}
+    for pid, post in posts.items():
+        if not post.parts:
+            out[pid] = post
+            continue
+        for piece, _ in _pieces([(post, post.posted_at)], None, None, sighted=False):
+            out[piece.post_id] = piece
+    return out

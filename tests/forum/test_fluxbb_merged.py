@@ -125,3 +125,17 @@ def test_a_typed_mark_cannot_date_a_piece_after_it_was_seen_R2_6():
     assert final == {"Вася": "Маша_2"}
     assert not [r for r in rejected if r.reason in ("late", "late_unclear")]
     assert all(v.at <= seen for v in votes)
+
+
+def test_the_read_at_the_deadline_of_a_merged_post_R2_11():
+    """The read at the deadline showed a merged post (two pieces); a third piece merged
+    after it, whose mark says it came before the deadline, is late all the same."""
+    two = _post(3, "Вася", [(0, "Кот", "Кот"), (60, "Лиса", "Лиса")],
+                at=DEADLINE - timedelta(minutes=10))
+    three = _post(3, "Вася", [(0, "Кот", "Кот"), (60, "Лиса", "Лиса"), (120, "Маша_2", "Маша_2")],
+                  at=DEADLINE - timedelta(minutes=10))
+    versions = [(two, DEADLINE - timedelta(minutes=5)), (three, DEADLINE + timedelta(minutes=1))]
+    assert set(merged_at_deadline({3: two})) == {3, real_post_id(3) + 10_000_000_000}
+    _, rejected, final = _count(versions, at_deadline={3: two})
+    assert final == {"Вася": "Лиса"}
+    assert ("Маша_2", "late") in {(r.text, r.reason) for r in rejected}
