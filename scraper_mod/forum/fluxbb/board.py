@@ -82,8 +82,8 @@ _REFUSALS = [
      False),
     ("no-topic", re.compile(r"Неверный запрос|Bad request", re.I),
      "проверьте адрес темы или раздела в game.toml", False),
-    ("no-recipient", re.compile(r"адресат|не существует|не найден|does not exist|addressee",
-                                re.I),
+    ("no-recipient", re.compile(r"получател|адресат|не существует|не найден|does not exist|"
+                                r"addressee|recipient", re.I),
      "ника нет среди участников форума: проверьте [[players]] nick в game.toml", False),
     ("flood", re.compile(r"подождите|wait|секунд", re.I),
      "форум просит подождать; отправка повторится", True),
@@ -104,7 +104,7 @@ def _message(body: bytes) -> str:
                "//div[@id='errorbox']"):
         texts = [_norm(_tc(el)) for el in doc.xpath(xp)]
         if any(texts):
-            return " ".join(t for t in texts if t)
+            return re.sub(r"\s*(?:Назад|Go back|Retour)$", "", " ".join(t for t in texts if t))
     return ""
 
 
@@ -383,6 +383,9 @@ class FluxbbBoard:
         self.ensure_login()
         page = self._page(self.topic_url(topic_id))
         doc = parse_html(page.body, page.url)
+        err = page_error(doc, url=page.url)
+        if err is not None:
+            raise err
         if doc.xpath(f"//a[contains(@href,'moderate.php') and contains(@href,'open={int(topic_id)}')]"):
             return
         links = doc.xpath(f"//a[contains(@href,'moderate.php') and "
