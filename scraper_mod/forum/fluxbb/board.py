@@ -435,7 +435,7 @@ class FluxbbBoard:
         """Every message of every dialog; a dialog whose row in the list reads as when it
         was last opened (by this process, for this account) is not opened again."""
         rows, marks = self._dialog_rows()
-        out = []
+        out: list[tuple[PmSummary, PrivateMessage]] = []
         for row in rows:
             key = (self.client.base_url, self.client.username or "", row.msg_id)
             cached = _DIALOGS.get(key)
