@@ -12,7 +12,7 @@ import pytest
 import requests
 import responses
 
-from scraper_mod.errors import LoginRequiredError
+from scraper_mod.errors import ForumError, LoginRequiredError
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.engine import open_board
 from scraper_mod.forum.fluxbb.board import LOGIN_WAIT, FluxbbBoard
@@ -137,3 +137,25 @@ def test_the_pm_inbox_is_the_messages_others_wrote():
                                                                (3, "Вася", "Ход")]
     assert rows[0].url == BASE + "pmsnew.php?mdl=topic&pid=1#p1"
     assert [r.msg_id for r in board.pm_rows("sent")[0]] == [2]
+
+
+@responses.activate
+def test_a_profile_zone_other_than_the_games_is_one_line_not_a_shift():
+    """The pages show the viewer's zone (here the board's UTC+3), the feed UTC: read with a
+    game in UTC every vote would move by 3 hours; it is said once, with the fix."""
+    from datetime import timezone
+
+    responses.add(responses.GET, BASE + "viewtopic.php?id=2", body=_page("topic-guest.html"))
+    responses.add(responses.GET, BASE + "extern.php?action=feed&tid=2&type=atom&show=50",
+                  body=_page("feed-topic-2.xml"))
+    client = ForumClient(requests.Session(), base_url=BASE, min_delay=0, sleep=lambda s: None,
+                         retries=0)
+    board = FluxbbBoard(client, board_tz=timezone.utc)
+    with pytest.raises(ForumError, match=r"\+3\.0 ч") as e:
+        board.read_topic_page(2)
+    assert "Часовой пояс" in (e.value.hint or "")
+    same = _board([])               # the game's zone is the board's: read, checked once
+    assert [p.post_id for p in same.read_topic_page(2).posts] == [2, 3, 4, 5, 6, 7]
+    same.read_topic_page(2)
+    feeds = [c for c in responses.calls if "extern.php" in c.request.url]
+    assert len(feeds) == 2          # one for each board, not one a page

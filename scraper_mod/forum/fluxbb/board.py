@@ -33,7 +33,7 @@ import logging
 import os
 import re
 from datetime import datetime, tzinfo
-from typing import Callable
+from typing import Callable, cast
 from urllib.parse import urljoin, urlsplit
 
 from scraper_mod import __version__
@@ -124,6 +124,7 @@ class FluxbbBoard:
         self.__password = password if password is not None else os.environ.get(PASSWORD_ENV)
         self._logged_in = False
         self._user_id: int | None = None
+        self._zone_checked = False
         headers = client.session.headers
         headers["User-Agent"] = USER_AGENT
         headers.update(BROWSER_HEADERS)
@@ -202,13 +203,43 @@ class FluxbbBoard:
             if on_fetch:
                 on_fetch(res)
             try:
-                return res, self._parse(res)
+                page = self._parse(res)
+                if not self._zone_checked and page.posts and page.topic_id is not None:
+                    self._check_zone(page)
+                return res, page
             except LoginRequiredError:
                 if attempt == 2 or not self.client.username or not self.__password:
                     raise
                 self._logged_in = False
                 self.login()        # a members-only board: log in once, read again
         raise AssertionError("unreachable")
+
+    def _check_zone(self, page: TopicPage) -> None:
+        """Once: the pages' times (the viewer's zone: the account's profile, the board's for
+        a guest) against the feed's (UTC). A zone other than the game's would move every
+        vote by hours: one line naming the fix, never a silent shift."""
+        try:
+            entries = {e.post_id: e for e in self.feed_entries(cast(int, page.topic_id))}
+        except ForumError as e:         # no feed: nothing to compare with
+            log.info("FluxBB feed not read for the zone check: %s", e)
+            self._zone_checked = True
+            return
+        for post in page.posts:
+            e = entries.get(post.post_id)
+            if e is None or (e.author and e.author != post.author):
+                continue
+            self._zone_checked = True
+            delta = (post.posted_at - e.published).total_seconds()
+            if abs(delta) >= 60:
+                hours = delta / 3600
+                raise ForumError(
+                    f"время на страницах форума расходится с его лентой на {hours:+.1f} ч: "
+                    f"форум показывает {'аккаунту ' + repr(self.client.username) if self.client.username else 'гостям'} "
+                    "другой часовой пояс, чем часовой пояс игры", url=page.url,
+                    hint="поставьте в профиле аккаунта на форуме (Профиль → Личное → Часовой "
+                         "пояс) часовой пояс игры ([game] timezone), или [game] timezone — "
+                         "поясу профиля")
+            return
 
     def post_page_url(self, key: str, post_id: int) -> str:
         return urljoin(key, f"viewtopic.php?pid={int(post_id)}")
