@@ -225,11 +225,11 @@ class FluxbbBoard:
             self._zone_checked = True
             return
         for post in page.posts:
-            e = entries.get(post.post_id)
-            if e is None or (e.author and e.author != post.author):
+            entry = entries.get(post.post_id)
+            if entry is None or (entry.author and entry.author != post.author):
                 continue
             self._zone_checked = True
-            delta = (post.posted_at - e.published).total_seconds()
+            delta = (post.posted_at - entry.published).total_seconds()
             if abs(delta) >= 60:
                 hours = delta / 3600
                 raise ForumError(
