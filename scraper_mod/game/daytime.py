@@ -38,6 +38,7 @@ from pathlib import Path
 from scraper_mod.forum.phpbb.links import post_link
 
 from ..errors import MailboxError, ScraperModError
+from ..forum.merged import merged_versions, real_post_id
 from ..forum.model import Post
 from ..forum.poller import canonical_topic_url, stored_posts
 from ..posts.dayfolder import write_atomic
@@ -196,9 +197,11 @@ def pending_requests(ctx: GameContext, day: int) -> list[tuple[int, str]]:
     answered = set(ctx.store.get(_ANSWERED.format(day=day), []))
     allowed = _requesters(ctx, day)
     latest: dict[int, Post] = {}
-    for post, _seen in stored_posts(ctx.store, topic):
+    # a request merged into the author's earlier post (FluxBB) is a piece of its own
+    for post, _seen in merged_versions(stored_posts(ctx.store, topic)):
         latest[post.post_id] = post          # the latest version: as it stands now
     deleted = set(ctx.store.deleted_posts(canonical_topic_url(topic)))
+    deleted |= {pid for pid in latest if real_post_id(pid) in deleted}
     return [(pid, p.author) for pid, p in sorted(latest.items())
             if pid not in answered and pid not in deleted and start <= p.posted_at < end
             and (allowed is None or p.author in allowed) and rx.search(_norm(p.text))]
