@@ -70,3 +70,33 @@ def test_pms_switched_off_are_refused_at_load_with_the_fix(real_fluxbb_board, tm
     assert got.returncode != 0, out
     assert "Traceback" not in out
     assert "moves.source" in out and "PMS New" in out and '"maildir"' in out, out
+
+
+def test_a_deleted_post_is_found_gone_and_merged_pieces_are_stored(real_fluxbb_board):
+    """The poller over FluxbbBoard: every page read, a merged addition is a new version of
+    its post (with its pieces), a deleted post (later ones renumber, ``?pid=`` answers 404)
+    is found gone by the full scan."""
+    from datetime import datetime, timezone
+
+    from scraper_mod.forum.poller import canonical_topic_url, poll_topic, stored_posts
+    from scraper_mod.store import Store
+
+    board = real_fluxbb_board
+    host = _host(board)
+    tid, _ = host.new_topic(FLUXBB_GAME_FORUM_ID, "День 1", "Голосуем.")
+    vasya, masha = board.player("Вася"), board.player("Маша_2")
+    gone = masha.reply(tid, "[color=red]Вася[/color]")
+    pid = vasya.reply(tid, "[color=red]Кот[/color]")
+    url = board.topic_url(tid)
+    store = Store(":memory:")
+    now = lambda: datetime.now(timezone.utc)  # noqa: E731
+    poll_topic(host.client, store, url, now=now, full=True, board=host)
+    time.sleep(1.1)
+    vasya.reply(tid, "[color=red]Лиса[/color]")         # merged into pid
+    masha.delete(gone)
+    report = poll_topic(host.client, store, url, now=now, full=True, board=host)
+    key = canonical_topic_url(url)
+    assert gone in store.deleted_posts(key), report
+    versions = [p for p, _ in stored_posts(store, key) if p.post_id == pid]
+    assert [len(v.parts) for v in versions] == [0, 2]
+    assert [c.text for c in versions[-1].colored] == ["Кот", "Лиса"]
