@@ -124,7 +124,7 @@ class FluxbbBoard:
         self.__password = password if password is not None else os.environ.get(PASSWORD_ENV)
         self._logged_in = False
         self._user_id: int | None = None
-        self._zone_checked = False
+        self._zone_checked: set[int | None] = set()   # viewers (user id, None: a guest)
         headers = client.session.headers
         headers["User-Agent"] = USER_AGENT
         headers.update(BROWSER_HEADERS)
@@ -204,8 +204,12 @@ class FluxbbBoard:
                 on_fetch(res)
             try:
                 page = self._parse(res)
-                if not self._zone_checked and page.posts and page.topic_id is not None:
-                    self._check_zone(page)
+                # the pages show the viewer's zone: a guest's, then (once the PM source or a
+                # post logged the session in) the account's
+                viewer = self._who(res.body)
+                if viewer not in self._zone_checked and page.posts and \
+                        page.topic_id is not None:
+                    self._check_zone(page, viewer)
                 return res, page
             except LoginRequiredError:
                 if attempt == 2 or not self.client.username or not self.__password:
@@ -214,7 +218,7 @@ class FluxbbBoard:
                 self.login()        # a members-only board: log in once, read again
         raise AssertionError("unreachable")
 
-    def _check_zone(self, page: TopicPage) -> None:
+    def _check_zone(self, page: TopicPage, viewer: int | None) -> None:
         """Once: the pages' times (the viewer's zone: the account's profile, the board's for
         a guest) against the feed's (UTC). A zone other than the game's would move every
         vote by hours: one line naming the fix, never a silent shift."""
@@ -222,23 +226,25 @@ class FluxbbBoard:
             entries = {e.post_id: e for e in self.feed_entries(cast(int, page.topic_id))}
         except ForumError as e:         # no feed: nothing to compare with
             log.info("FluxBB feed not read for the zone check: %s", e)
-            self._zone_checked = True
+            self._zone_checked.add(viewer)
             return
         for post in page.posts:
             entry = entries.get(post.post_id)
             if entry is None or (entry.author and entry.author != post.author):
                 continue
-            self._zone_checked = True
+            self._zone_checked.add(viewer)
             delta = (post.posted_at - entry.published).total_seconds()
             if abs(delta) >= 60:
-                hours = delta / 3600
+                who = (f"аккаунту {self.client.username!r}" if viewer is not None
+                       else "гостям")
+                fix = ("поставьте в профиле аккаунта на форуме (Профиль → Личное → Часовой "
+                       "пояс) часовой пояс игры" if viewer is not None else
+                       "поставьте часовой пояс форума (Админка → Опции) равным поясу игры или "
+                       "читайте форум под аккаунтом ([forum] username) с поясом игры в профиле")
                 raise ForumError(
-                    f"время на страницах форума расходится с его лентой на {hours:+.1f} ч: "
-                    f"форум показывает {'аккаунту ' + repr(self.client.username) if self.client.username else 'гостям'} "
-                    "другой часовой пояс, чем часовой пояс игры", url=page.url,
-                    hint="поставьте в профиле аккаунта на форуме (Профиль → Личное → Часовой "
-                         "пояс) часовой пояс игры ([game] timezone), или [game] timezone — "
-                         "поясу профиля")
+                    f"время на страницах форума расходится с его лентой на {delta / 3600:+.1f} "
+                    f"ч: форум показывает {who} другой часовой пояс, чем пояс игры",
+                    url=page.url, hint=f"{fix}, или задайте [game] timezone поясу форума")
             return
 
     def post_page_url(self, key: str, post_id: int) -> str:
