@@ -52,7 +52,7 @@ class Players:
 
 
 def write_game(folder: Path, board, day1: int, results: int, *, deadline: datetime,
-               mode: str = "auto", grace: int = 1) -> Path:
+               mode: str = "auto", grace: int = 1, min_delay: float = 0) -> Path:
     begin = (deadline - timedelta(minutes=3)).astimezone(MSK)
     players = "".join(f'[[players]]\nnick = "{n}"\nrole = "{r}"\nforum_id = {u}\n\n'
                       for n, r, u in PLAYERS)
@@ -72,7 +72,7 @@ duty = "Вася"
 url = "{board.url}"
 username = "admin"
 forum = "{board.url}viewforum.php?id={FLUXBB_GAME_FORUM_ID}"
-min_delay = 0
+min_delay = {min_delay}
 retries = 1
 
 [moves]
@@ -244,8 +244,10 @@ def test_kill_9_while_publishing_on_fluxbb_then_nothing_twice(real_fluxbb_board,
     day1, results, _, _ = play_day_one(players)
     time.sleep(1)
     deadline = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(seconds=1)
+    # FluxBB answers a post in ~50 ms: publishing is paced (a request a second, as a board
+    # far away would be) so that the kill lands in the middle of it
     game = write_game(tmp_path / "game", board, day1, results, deadline=deadline,
-                      mode="review")
+                      mode="review", min_delay=1)
     for args in (("poll", str(game)), ("resolve", str(game), "--day", "1")):
         r = scraper_mod(*args)
         assert r.returncode == 0, r.stdout + r.stderr
