@@ -196,3 +196,17 @@ def test_dialog_rows_mark_their_replies_and_last_message():
     assert dialog_marks(read) == dialog_marks(body)          # read or not: the same row
     more = body.replace(b'<td class="tc3">2</td>', b'<td class="tc3">3</td>')
     assert dialog_marks(more) != dialog_marks(body)
+
+
+def test_a_signature_is_not_a_vote_R2_2():
+    """A member's signature follows the body as ``div.postsignature.postmsg`` (the board's
+    README): its colored text is set aside as a signature, not the post's own words."""
+    sig = ('<div class="postsignature postmsg"><hr /><p>Мой выбор: <span style="color: red">'
+           "Кот</span></p></div>")
+    body = (FIX / "topic-guest.html").read_bytes().replace(
+        "<p><strong>Итог часа</strong></p>\n\t\t\t\t\t</div>".encode(),
+        f"<p><strong>Итог часа</strong></p>\n\t\t\t\t\t</div>{sig}".encode())
+    post = {p.post_id: p for p in parse_fluxbb_topic_page(
+        body, url=URL, fetched_at=FETCHED, board_tz=MOSCOW).posts}[7]
+    assert post.colored == () and post.text == "Итог часа"
+    assert [(h.text, h.where) for h in post.hidden] == [("Кот", "signature")]
