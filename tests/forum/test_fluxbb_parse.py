@@ -199,14 +199,15 @@ def test_dialog_rows_mark_their_replies_and_last_message():
 
 
 def test_a_signature_is_not_a_vote_R2_2():
-    """A member's signature follows the body as ``div.postsignature.postmsg`` (the board's
-    README): its colored text is set aside as a signature, not the post's own words."""
-    sig = ('<div class="postsignature postmsg"><hr /><p>Мой выбор: <span style="color: red">'
-           "Кот</span></p></div>")
-    body = (FIX / "topic-guest.html").read_bytes().replace(
-        "<p><strong>Итог часа</strong></p>\n\t\t\t\t\t</div>".encode(),
-        f"<p><strong>Итог часа</strong></p>\n\t\t\t\t\t</div>{sig}".encode())
-    post = {p.post_id: p for p in parse_fluxbb_topic_page(
-        body, url=URL, fetched_at=FETCHED, board_tz=MOSCOW).posts}[7]
-    assert post.colored == () and post.text == "Итог часа"
+    """Pilot's signature «Мой выбор: [color=red]Кот[/color]» follows his (merged) post as
+    ``div.postsignature.postmsg`` (saved from the real board): set aside as a signature, by
+    the post and by its last piece."""
+    page = parse_fluxbb_topic_page((FIX / "signature.html").read_bytes(), url=URL,
+                                   fetched_at=FETCHED, board_tz=MOSCOW)
+    post = next(p for p in page.posts if p.author == "Pilot")
+    assert post.colored == () and post.text == "просто текст\nпросто текст 2"
     assert [(h.text, h.where) for h in post.hidden] == [("Кот", "signature")]
+    assert [(x.after, x.text) for x in post.parts] == [(0, "просто текст"),
+                                                        (8, "просто текст 2")]
+    assert [(h.text, h.where) for h in post.parts[-1].hidden] == [("Кот", "signature")]
+    assert post.parts[0].hidden == ()

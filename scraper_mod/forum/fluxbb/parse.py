@@ -22,6 +22,7 @@ forum/model.py's values.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from datetime import datetime, tzinfo
@@ -226,6 +227,10 @@ def _body(el: Any, *, url: str, tz: tzinfo, fetched_at: datetime | None, what: s
                                            ("colored", "bold", "hidden", "text")})
                       for after, els in pieces for p in (_walk_piece(els),))
     sig = el.xpath(".//div[contains(concat(' ', @class, ' '), ' postsignature ')]")
+    if parts and sig:       # the signature follows the post: the last piece shows it
+        signed = walk_body(etree.Element("div"), extra=sig).hidden
+        parts = (*parts[:-1], dataclasses.replace(parts[-1],
+                                                  hidden=(*parts[-1].hidden, *signed)))
     return walk_body(msg, extra=sig), edited, parts, msg
 
 
