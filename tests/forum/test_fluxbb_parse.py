@@ -110,13 +110,13 @@ def test_merge_mark_seconds():
 
 
 def test_same_second_merge_has_no_mark():
-    body = (FIX / "topic-guest.html").read_bytes().replace(
-        '<p>вот <span style="color: green">Big Joe</span></p>'.encode(),
-        '<p>вот <span style="color: green">Big Joe</span></p><br /><p>и <span style="color: '
-        'red">Кот</span></p>'.encode())
-    page = parse_fluxbb_topic_page(body, url=URL, fetched_at=FETCHED, board_tz=MOSCOW)
-    post = {p.post_id: p for p in page.posts}[5]
-    assert [(p.after, p.text) for p in post.parts] == [(0, "вот Big Joe"), (0, "и Кот")]
+    """Saved from the real board: Зоя's two replies in one second merged with no mark, only
+    ``<p>…</p><br /><p>…</p>``: two pieces, the second at the same second."""
+    page = parse_fluxbb_topic_page((FIX / "merged-same-second.html").read_bytes(), url=URL,
+                                   fetched_at=FETCHED, board_tz=MOSCOW)
+    post = next(p for p in page.posts if p.author == "Зоя")
+    assert [(x.after, x.text, [c.text for c in x.colored]) for x in post.parts] == [
+        (0, "Кот 0", ["Кот"]), (0, "нет, Лиса 0", ["Лиса"])]
 
 
 def test_pages_and_a_locked_topic():
