@@ -16,7 +16,8 @@ from scraper_mod.forum.model import Colored, Part, Post
 from scraper_mod.rules.tally import count_votes
 from scraper_mod.rules.votes import extract_votes
 
-PLAYERS = [("Вася", ()), ("Маша_2", ()), ("Кот", ()), ("Лиса", ()), ("Big Joe", ())]
+PLAYERS = [("Вася", ()), ("Маша_2", ()), ("Кот", ()), ("Лиса", ()), ("Big Joe", ()),
+           ("Зоя", ())]
 NICKS = [p for p, _ in PLAYERS]
 T0 = datetime(2026, 12, 5, 20, 0, 0, tzinfo=MOSCOW)
 DEADLINE = datetime(2026, 12, 5, 21, 0, 0, tzinfo=MOSCOW)
@@ -139,3 +140,18 @@ def test_the_read_at_the_deadline_of_a_merged_post_R2_11():
     _, rejected, final = _count(versions, at_deadline={3: two})
     assert final == {"Вася": "Лиса"}
     assert ("Маша_2", "late") in {(r.text, r.reason) for r in rejected}
+
+
+def test_a_re_vote_merged_in_the_same_second_is_the_later_vote_R2_4():
+    """Saved from the real board: Зоя's «Кот» and «нет, Лиса» merged in one second (no
+    mark): two votes at one time, the later piece (written after) stands."""
+    fix = Path(__file__).resolve().parents[2] / "fixtures/fluxbb/merged-same-second.html"
+    page = parse_fluxbb_topic_page(fix.read_bytes(), url="http://127.0.0.1:8391/viewtopic.php?id=2",
+                                   fetched_at=datetime(2026, 12, 5, 7, 50, tzinfo=timezone.utc),
+                                   board_tz=MOSCOW)
+    post = next(p for p in page.posts if p.author == "Зоя")
+    seen = post.posted_at + timedelta(seconds=30)
+    votes, rejected, final = _count([(post, seen)], deadline=seen + timedelta(hours=1))
+    assert final == {"Зоя": "Лиса"}
+    assert len({v.at for v in votes}) == 1 and not [r for r in rejected
+                                                    if r.reason == "two_players"]
