@@ -7,7 +7,8 @@ The board is found through ``SCRAPER_MOD_PHPBB_BOARD``: the folder holding ``sta
 
 The real SMF 2.1.4 board is found the same way through ``SCRAPER_MOD_SMF_BOARD`` (``start.sh``,
 ``stop.sh``, ``board.tar.xz`` and ``smfctl.py``; ``.ci/run`` sets it from
-``../shared/smf-board``): the ``real_smf_board`` fixture, with the same accounts.
+``../shared/smf-board``): the ``real_smf_board`` fixture, with the same accounts; the real
+FluxBB_by_Visman 1.5.11 board through ``SCRAPER_MOD_FLUXBB_BOARD``: ``real_fluxbb_board``.
 """
 
 from __future__ import annotations
@@ -159,3 +160,35 @@ def real_smf_board(tmp_path_factory) -> Iterator[RealSmfBoard]:
     with _started(source, tmp_path_factory, "smf-board") as (port, folder):
         yield RealSmfBoard(f"http://127.0.0.1:{port}/", port, folder,
                            _load_forumctl(source, "smfctl"))
+
+
+FLUXBB_BOARD_ENV = "SCRAPER_MOD_FLUXBB_BOARD"
+FLUXBB_GAME_FORUM_ID = 2       # «Игра»
+FLUXBB_RESULTS_FORUM_ID = 3    # «Итоги»
+
+
+@dataclass
+class RealFluxbbBoard:
+    """A fresh, running copy of the real FluxBB_by_Visman 1.5.11 board."""
+
+    url: str            # http://127.0.0.1:PORT/
+    port: int
+    folder: Path
+    fluxctl: ModuleType
+
+    def player(self, nick: str):
+        """A logged-in fluxctl.Board for a player (or ``admin``): ~3 s, the board's rule."""
+        password = BOARD_ADMIN[1] if nick == BOARD_ADMIN[0] else BOARD_PLAYERS[nick]
+        return self.fluxctl.Board(self.url.rstrip("/")).login(nick, password)
+
+    def topic_url(self, topic_id: int) -> str:
+        return f"{self.url}viewtopic.php?id={topic_id}"
+
+
+@pytest.fixture
+def real_fluxbb_board(tmp_path_factory) -> Iterator[RealFluxbbBoard]:
+    """A clean FluxBB_by_Visman 1.5.11 board on a free port of 127.0.0.1, stopped after."""
+    source = _board_dir(FLUXBB_BOARD_ENV, "FluxBB", "fluxbb-board", "fluxctl.py")
+    with _started(source, tmp_path_factory, "fluxbb-board") as (port, folder):
+        yield RealFluxbbBoard(f"http://127.0.0.1:{port}/", port, folder,
+                              _load_forumctl(source, "fluxctl"))

@@ -4,6 +4,7 @@ whole topic read from the board (docs/commands.md)."""
 from __future__ import annotations
 
 import argparse
+from datetime import timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -55,6 +56,10 @@ def post_json(post: Post, tz: ZoneInfo | None = None) -> dict:
         "bold": list(post.bold),
         "quotes": list(post.quotes),
         "text": post.text,
+        # a post the board merged from several replies (FluxBB): each piece at its time
+        **({"parts": [{"posted_at": t(post.posted_at + timedelta(seconds=x.after)),
+                       "colored": [{"color": c.color, "text": c.text} for c in x.colored],
+                       "text": x.text} for x in post.parts]} if post.parts else {}),
     }
 
 

@@ -6,9 +6,9 @@ forum/model.py's ``TopicPage``/``Post``, forum/feed.py's ``FeedEntry``, forum/pm
 ``PmSummary``/``PrivateMessage``, forum/posting.py's ``Posted``; so the poller, the rules and
 the store read every engine alike. ``rules/`` and ``game/`` import nothing of an engine.
 
-``[forum] engine = "phpbb" | "smf" | "mybbru"`` names the engine; ``detect_engine`` tells it
-from the board's front page when the game file leaves it out. ``READ_ONLY_ENGINES`` are read
-and never posted to (their Board's ``can_post`` is False): the hosted mybb.ru boards.
+``[forum] engine = "phpbb" | "smf" | "fluxbb" | "mybbru"`` names the engine; ``detect_engine``
+tells it from the board's front page when the game file leaves it out. ``READ_ONLY_ENGINES``
+are read and never posted to (their Board's ``can_post`` is False): the hosted mybb.ru boards.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from scraper_mod.forum.posting import Posted
 from ..errors import ForumError
 from .client import FetchResult, ForumClient
 from .feed import FeedEntry
+from .fluxbb.board import FluxbbBoard, parse_fluxbb_pm
+from .fluxbb.links import fluxbb_forum_id, fluxbb_topic_id, fluxbb_topic_key, is_fluxbb_url
 from .model import TopicPage
 from .mybbru.board import MybbruBoard
 from .mybbru.board import topic_key_of as mybbru_topic_key
@@ -43,8 +45,8 @@ from .smf.links import is_smf_url, smf_board_id, smf_topic_id, smf_topic_key
 from .smf.parse import parse_smf_pm
 from .smf.tags import smf_tags
 
-Engine = Literal["phpbb", "smf", "mybbru"]
-ENGINES: tuple[Engine, ...] = ("phpbb", "smf", "mybbru")
+Engine = Literal["phpbb", "smf", "fluxbb", "mybbru"]
+ENGINES: tuple[Engine, ...] = ("phpbb", "smf", "fluxbb", "mybbru")
 #: engines scraper-mod reads but never posts to (the host posts by hand)
 READ_ONLY_ENGINES: tuple[Engine, ...] = ("mybbru",)
 
@@ -61,7 +63,7 @@ __all__ = ["Board", "Engine", "ENGINES", "READ_ONLY_ENGINES", "can_post", "engin
 class Board(Protocol):
     """One board, through one account (the host's), as the game uses it."""
 
-    engine: str                    # "phpbb" | "smf" | "mybbru" | "memory"
+    engine: str                    # "phpbb" | "smf" | "fluxbb" | "mybbru" | "memory"
 
     # -- reading ---------------------------------------------------------------------------
     def topic_url(self, topic_id: int, start: int = 0) -> str:
@@ -214,6 +216,8 @@ _SMF_MARKS = (re.compile(rb"var\s+smf_scripturl\s*="), re.compile(rb"simplemachi
 _MYBBRU_MARKS = (re.compile(rb"""href=["']https?://(?:www\.)?mybb\.ru/?["']""", re.I),
                  re.compile(rb"""class=["'][^"']*\bpa-author\b"""),
                  re.compile(rb"""<div id=["']pun["']"""))
+_FLUXBB_MARKS = (re.compile(rb"<generator>FluxBB<", re.I),
+                 re.compile(rb'id="poweredby"[^>]*>[^<]{0,80}FluxBB'))
 _PHPBB_MARKS = (re.compile(rb"phpbb\.com", re.I), re.compile(rb"viewforum\.php\?"),
                 re.compile(rb"""name=["']generator["'][^>]*phpBB""", re.I))
 
@@ -223,8 +227,10 @@ def engine_of_url(url: str) -> Engine | None:
     phpBB's ``viewtopic.php`` / ``viewforum.php``; None for an address of neither shape."""
     if is_smf_url(url):
         return "smf"
-    if is_mybbru_url(url):
+    if is_mybbru_url(url):         # mybb.ru's hosts first: their addresses are FluxBB's shape
         return "mybbru"
+    if is_fluxbb_url(url):
+        return "fluxbb"
     if re.search(r"/(viewtopic|viewforum|ucp|memberlist)\.php$", urlsplit(url).path):
         return "phpbb"
     return None
@@ -249,6 +255,8 @@ def topic_key(url: str) -> str:
     engine = engine_of_url(url)
     if engine == "mybbru":
         return mybbru_topic_key(url)
+    if engine == "fluxbb":
+        return fluxbb_topic_key(url)
     return smf_topic_key(url) if engine == "smf" else phpbb_topic_key(url)
 
 
@@ -279,10 +287,10 @@ _NOT_WEB = {"en": ("not a forum address: {url!r}",
                    "нужен полный адрес темы, например " + TOPIC_URL_EXAMPLE)}
 _NOT_TOPIC = {"en": ("not a phpBB topic address: {url!r}",
                      "copy the topic's link: .../viewtopic.php?t=123 (or ?f=2&t=123; "
-                     "SMF: .../index.php?topic=123.0; mybb.ru: .../viewtopic.php?id=123)"),
+                     "SMF: .../index.php?topic=123.0; FluxBB, mybb.ru: .../viewtopic.php?id=123)"),
               "ru": ("это не адрес темы phpBB: {url!r}",
                      "скопируйте ссылку на тему: .../viewtopic.php?t=123 или ?f=2&t=123; "
-                     "SMF: .../index.php?topic=123.0; mybb.ru: .../viewtopic.php?id=123")}
+                     "SMF: .../index.php?topic=123.0; FluxBB, mybb.ru: .../viewtopic.php?id=123")}
 
 
 def web_address_problem(url: str, lang: str = "en") -> tuple[str, str] | None:
@@ -317,6 +325,8 @@ def topic_id_of(url: str) -> int | None:
     engine = engine_of_url(url)
     if engine == "mybbru":
         return mybbru_topic_id(url)
+    if engine == "fluxbb":
+        return fluxbb_topic_id(url)
     return smf_topic_id(url) if engine == "smf" else phpbb_topic_id(url)
 
 
@@ -327,6 +337,8 @@ def engine_topic_id(engine: str | None, url: str) -> int | None:
         return mybbru_topic_id(url)
     if engine == "smf":
         return smf_topic_id(url)
+    if engine == "fluxbb":
+        return fluxbb_topic_id(url)
     return phpbb_topic_id(url)
 
 
@@ -335,6 +347,8 @@ def forum_id_of(url: str) -> int | None:
     engine = engine_of_url(url)
     if engine == "mybbru":
         return mybbru_forum_id(url)
+    if engine == "fluxbb":
+        return fluxbb_forum_id(url)
     return smf_board_id(url) if engine == "smf" else phpbb_forum_id(url)
 
 
@@ -352,6 +366,10 @@ def parse_stored_pm(source: str, body: bytes, *, key: str, received_at: datetime
                     board_tz: tzinfo = MOSCOW) -> PrivateMessage:
     """A PM the forum-PM source stored (its page as fetched, key ``pm/<id>``), read by the
     engine its source names."""
+    if pm_engine_of(source) == "fluxbb":
+        tail = key.rsplit("/", 1)[-1]
+        return parse_fluxbb_pm(body, msg_id=int(tail) if tail.isdigit() else 0, url=key,
+                               fetched_at=received_at, board_tz=board_tz)
     if pm_engine_of(source) == "smf":
         tail = key.rsplit("/", 1)[-1]
         return parse_smf_pm(body, msg_id=int(tail) if tail.isdigit() else 0, url=key,
@@ -389,13 +407,16 @@ def board_for_url(client: ForumClient, url: str, *, board_tz: tzinfo = MOSCOW,
 
 def detect_engine(front_page: bytes) -> Engine | None:
     """The engine that rendered a board's front page (its index or any page of it), or None
-    when neither phpBB nor SMF nor mybb.ru marks it. SMF: its ``smf_scripturl`` script variable
-    or the «Powered by SMF» link; mybb.ru: its link home (``https://mybb.ru/``), PunBB's
-    ``<div id="pun">`` or the ``pa-author`` cells; phpBB: the «Powered by phpBB» link or its ``viewforum.php`` links."""
+    when neither phpBB nor SMF nor FluxBB nor mybb.ru marks it. SMF: its ``smf_scripturl``
+    script variable or the «Powered by SMF» link; mybb.ru: its link home (``https://mybb.ru/``),
+    PunBB's ``<div id="pun">`` or the ``pa-author`` cells; FluxBB: its «Под управлением FluxBB»
+    footer (``p#poweredby``); phpBB: the «Powered by phpBB» link or its ``viewforum.php`` links."""
     if any(rx.search(front_page) for rx in _SMF_MARKS):
         return "smf"
     if any(rx.search(front_page) for rx in _MYBBRU_MARKS):
         return "mybbru"
+    if any(rx.search(front_page) for rx in _FLUXBB_MARKS):
+        return "fluxbb"
     if any(rx.search(front_page) for rx in _PHPBB_MARKS):
         return "phpbb"
     return None
@@ -429,6 +450,8 @@ def open_board(client: ForumClient, engine: str, *, board_tz: tzinfo = MOSCOW,
         return SmfBoard(client, board_tz=board_tz, password=password)
     if engine == "mybbru":
         return MybbruBoard(client, board_tz=board_tz)
+    if engine == "fluxbb":
+        return FluxbbBoard(client, board_tz=board_tz, password=password)
     raise ForumError(f"no adapter for the engine {engine!r}",
                      hint="use " + " or ".join(f'"{e}"' for e in ENGINES))
 

@@ -35,6 +35,20 @@ class Hidden:
 
 
 @dataclass(frozen=True)
+class Part:
+    """One piece of a post that the board merged from several replies (FluxBB_by_Visman's
+    «Merge Post»: a member's reply after his own last post is appended to it, marked
+    «Добавлено спустя 1 ч 05 мин 03 с:»). ``after``: seconds after the post's own time that
+    the piece was written (the mark; 0 for the first piece and an unmarked one)."""
+
+    after: int
+    colored: tuple[Colored, ...] = ()
+    bold: tuple[str, ...] = ()
+    hidden: tuple[Hidden, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True)
 class Post:
     post_id: int
     author: str
@@ -53,6 +67,9 @@ class Post:
     hidden: tuple[Hidden, ...] = ()       # colored text that is not a vote, and where it was
     quotes: tuple[int, ...] = ()          # ids of quoted posts, where the board gives them
     text: str = ""                        # the plain text of the own body
+    # the pieces of a merged post, oldest first (the whole body is in the fields above
+    # too); empty when the board merged nothing into it. forum/merged.py reads them.
+    parts: tuple[Part, ...] = ()
 
     def content_key(self) -> dict:
         """The fields whose change makes a new stored version (not page position or time bounds)."""
@@ -63,6 +80,7 @@ class Post:
             "hidden": [[h.color, h.text, h.where] for h in self.hidden],
             "edited_at": self.edited_at.isoformat() if self.edited_at else None,
             "edit_count": self.edit_count,
+            **({"parts": [_part_json(p) for p in self.parts]} if self.parts else {}),
         }
 
     def to_json(self) -> dict:
@@ -87,7 +105,27 @@ class Post:
                                                    for h in self.hidden),
             "quotes": type(self.quotes)(self.quotes),
             "text": self.text,
+            "parts": cast(Any, type(self.parts))(_part_json(p) for p in self.parts),
         }
+
+
+def _part_json(p: Part) -> dict:
+    return {"after": p.after,
+            "colored": cast(Any, type(p.colored))({"color": c.color, "text": c.text}
+                                                  for c in p.colored),
+            "bold": type(p.bold)(p.bold),
+            "hidden": cast(Any, type(p.hidden))({"color": h.color, "text": h.text,
+                                                 "where": h.where,
+                                                 "quoted_post_id": h.quoted_post_id}
+                                                for h in p.hidden),
+            "text": p.text}
+
+
+def _part_from_json(d: dict) -> Part:
+    return Part(after=int(d.get("after", 0)),
+                colored=tuple(Colored(**c) for c in d.get("colored", ())),
+                bold=tuple(d.get("bold", ())),
+                hidden=tuple(Hidden(**h) for h in d.get("hidden", ())), text=d.get("text", ""))
 
 
 def post_from_json(d: dict) -> Post:
@@ -104,6 +142,7 @@ def post_from_json(d: dict) -> Post:
         bold=tuple(d.get("bold", ())),
         hidden=tuple(Hidden(**h) for h in d.get("hidden", ())),
         quotes=tuple(d.get("quotes", ())), text=d.get("text", ""),
+        parts=tuple(_part_from_json(p) for p in d.get("parts", ())),
     )
 
 

@@ -37,6 +37,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from ..errors import MailboxError, ScraperModError
+from ..forum.merged import merged_versions, real_post_id
 from ..forum.model import Post
 from ..forum.poller import canonical_topic_url, stored_posts
 from ..posts.bbcode import inert
@@ -215,9 +216,11 @@ def _pending_in(ctx: GameContext, day: int, topic: str) -> list[tuple[int, str]]
     answered = set(ctx.store.get(_ANSWERED.format(day=day), []))
     allowed = _requesters(ctx, day)
     latest: dict[int, Post] = {}
-    for post, _seen in stored_posts(ctx.store, topic):
+    # a request merged into the author's earlier post (FluxBB) is a piece of its own
+    for post, _seen in merged_versions(stored_posts(ctx.store, topic)):
         latest[post.post_id] = post          # the latest version: as it stands now
     deleted = set(ctx.store.deleted_posts(canonical_topic_url(topic)))
+    deleted |= {pid for pid in latest if real_post_id(pid) in deleted}
     own = _own_accounts(ctx)
     names = {a.author for a in latest.values()} | {x.nick for x in ctx.game.players}
     return [(pid, p.author) for pid, p in sorted(latest.items())

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..errors import ConfigError, RulesError, ScraperModError
 from ..forum.engine import post_id_shape
+from ..forum.merged import real_post_id
 from ..forum.poller import canonical_topic_url
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
@@ -166,8 +167,10 @@ def _post_day(ctx: GameContext, post_id: int) -> int:
     days = {d.number for d in ctx.game.days} | {int(k) for k in
                                                  ctx.store.get("day_topics", {})}
     for day in sorted(days):
+        # (a piece of a merged post, forum/merged.py, is in its post's topic)
         for topic in (ctx.topic_for_day(day), ctx.vote_topic_for_day(day)):   # R2.17
-            if topic and post_id in ctx.store.known_post_ids(canonical_topic_url(topic)):
+            if topic and real_post_id(post_id) in ctx.store.known_post_ids(
+                    canonical_topic_url(topic)):
                 return day
     raise RulesError(f"post {post_id} is in no day's topic of this game (as stored)",
                      hint=f"check the post id ({post_id_shape()}), or poll the day first: "

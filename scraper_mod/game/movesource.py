@@ -58,5 +58,15 @@ def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None =
         else:
             client = client_factory() if client_factory is not None else client_for_game(game)
             board = open_game_board(game, client)
+        # a board whose PMs can be switched off (FluxBB) says so at once, with the fix
+        check = getattr(board, "pms_available", None)
+        why = check() if check is not None else None
+        if why:
+            raise ConfigError(f"moves by PM are impossible: {why}", path=str(game.path),
+                              key="moves.source",
+                              hint='switch the board\'s PMs on, or set [moves] source = '
+                                   '"maildir", "imap" or "queue"',
+                              ru=f"ходы в ЛС невозможны: {why} (включите ЛС на форуме или "
+                                 'задайте [moves] source = "maildir", "imap" или "queue")')
         return ForumPmSource(board, game.forum.url, since=since)
     raise MailboxError(f"unknown move source {m.source!r}")

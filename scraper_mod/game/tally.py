@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 from ..errors import ConfigError, ForumError, RulesError
 from ..forum.engine import post_id_shape
+from ..forum.merged import merged_at_deadline, merged_versions, real_post_id
 from ..forum.poller import PollReport, canonical_topic_url, deadline_posts, stored_posts
 from ..morphology import inflect
 from ..posts.plural import plural_ru
@@ -408,6 +409,12 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
         at_deadline, read_failed = deadline_posts(ctx.store, topic, deadline)   # R2.11
     else:
         deleted, at_deadline, read_failed = {}, None, None
+    # merged replies (FluxBB's Merge Post) read piece by piece, each at its own time
+    versions = merged_versions(versions, at_deadline=at_deadline, deadline=deadline)
+    at_deadline = merged_at_deadline(at_deadline)
+    if deleted:
+        deleted = {p.post_id: deleted[real_post_id(p.post_id)] for p, _ in versions
+                   if real_post_id(p.post_id) in deleted}
     st = day_state(ctx, day)
     # R10, R11: the slots and the host's decisions (game/slotbook.py)
     st, index, by_slot = tally_view(ctx, st, day=day, cutoff=cutoff)
