@@ -559,6 +559,8 @@ def extract_votes(versions: Iterable[tuple[Post, datetime]], *, players: Sequenc
 
         targets, failed = _targets(ctx, post)
         for frag, reason in failed:
+            if passed and pass_word_in(frag.text, options.pass_words):
+                continue        # R2.19: a colored «пас» is the pass, not a name of no one
             rejected.append(Rejection(post_id, author, frag.text, reason))
         target, not_taken = _decide(ctx, targets)
         if target is None and not not_taken and passed:     # R2.19: a vote for no one

@@ -314,3 +314,10 @@ def test_R2_20_R2_11_an_edit_without_a_notice_is_an_edit_too():
     votes, _rej, _ = extract_votes(versions, players=PLAYERS, alive=NICKS, host=None,
                                    deadline=DEADLINE, options=opts(edit_is_change=True))
     assert sorted((x.voter, x.edited) for x in votes) == [("Маша", False), ("Петя", True)]
+
+
+def test_R2_19_a_colored_pass_word_is_the_pass_not_a_name_of_no_one():
+    versions = _topic_posts([("Эль", "[color=red]пас[/color]", t(12))])
+    votes, rej, _ = extract_votes(versions, players=PLAYERS, alive=NICKS, host=None,
+                                  deadline=DEADLINE, options=opts(pass_words=("пас",)))
+    assert [(x.voter, x.target) for x in votes] == [("Эль", NO_ONE)] and rej == []
