@@ -369,7 +369,7 @@ def test_the_types_check_sees_a_missing_type():
 
 # an engine's name or one of its addresses; forum/ (each engine's package and the seam) and
 # demo/ (the local imitation of a board) are the only places that know them
-ENGINE_WORDS = re.compile(r"phpbb|\bsmf|smf_|viewtopic|viewforum|index\.php\?(?:topic|board|msg)"
+ENGINE_WORDS = re.compile(r"phpbb|\bsmf|smf_|fluxbb|mybb|pmsnew|viewtopic|viewforum|index\.php\?(?:topic|board|msg)"
                           r"|[?;&]msg=|ucp\.php|mcp\.php|memberlist|posting\.php", re.I)
 ENGINE_PACKAGES = ("forum", "demo")
 # the documented old value of ``[moves] source`` (the board's PMs), kept for old game files

@@ -56,7 +56,7 @@ def post_json(post: Post, tz: ZoneInfo | None = None) -> dict:
         "bold": list(post.bold),
         "quotes": list(post.quotes),
         "text": post.text,
-        # a post the board merged from several replies (FluxBB): each piece at its time
+        # a post the board merged from several replies (a board's «merge post»): each piece at its time
         **({"parts": [{"posted_at": t(post.posted_at + timedelta(seconds=x.after)),
                        "colored": [{"color": c.color, "text": c.text} for c in x.colored],
                        "text": x.text} for x in post.parts]} if post.parts else {}),

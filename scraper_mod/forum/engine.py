@@ -49,6 +49,8 @@ Engine = Literal["phpbb", "smf", "fluxbb", "mybbru"]
 ENGINES: tuple[Engine, ...] = ("phpbb", "smf", "fluxbb", "mybbru")
 #: engines scraper-mod reads but never posts to (the host posts by hand)
 READ_ONLY_ENGINES: tuple[Engine, ...] = ("mybbru",)
+#: each engine's name as a host writes it, for the lines he reads
+ENGINE_NAMES = {"phpbb": "phpBB", "smf": "SMF", "fluxbb": "FluxBB", "mybbru": "mybb.ru"}
 
 __all__ = ["Board", "Engine", "ENGINES", "READ_ONLY_ENGINES", "can_post", "engine_topic_id",
            "detect_engine", "engine_of", "open_board",
@@ -56,7 +58,7 @@ __all__ = ["Board", "Engine", "ENGINES", "READ_ONLY_ENGINES", "can_post", "engin
            "topic_post_url", "topic_url_problem", "web_address_problem", "TOPIC_URL_EXAMPLE",
            "TOPIC_URL_SHAPE", "POST_LIMIT_HINT", "forum_id_of", "post_id_shape",
            "pm_source_name", "client_for_topic", "parse_saved_topic",
-           "quote_links", "for_engine"]
+           "quote_links", "for_engine", "ENGINE_NAMES"]
 
 
 @runtime_checkable

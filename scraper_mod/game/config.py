@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..errors import ConfigError, RulesError
 from ..forum.client import MAX_PAGE_SIZE, PAGE_TIME_LIMIT, REQUEST_TIME_LIMIT
 from ..forum.engine import (
+    ENGINE_NAMES,
     ENGINES,
     POST_LIMIT_HINT,
     READ_ONLY_ENGINES,
@@ -247,21 +248,22 @@ def _check_url(r: "_Reader", key: str, url: str, *, topic: bool = False) -> None
 
 def _check_read_only(r: "_Reader", engine: str, moves: "MovesConfig", pub: "PublishConfig",
                      language: str) -> None:
-    """A board scraper-mod only reads (``READ_ONLY_ENGINES``: mybb.ru): nothing that posts
+    """A board scraper-mod only reads (``READ_ONLY_ENGINES``): nothing that posts
     or reads PMs there, each refused in one line in the game's language with the fix."""
+    name = ENGINE_NAMES.get(engine, engine)
     asks = [("publish.mode", pub.mode == "auto",
-             "the autopilot cannot post on a mybb.ru board (scraper-mod only reads it)",
-             "автопилот не может писать на форум mybb.ru (scraper-mod его только читает)",
+             f"the autopilot cannot post on a {name} board (scraper-mod only reads it)",
+             f"автопилот не может писать на форум {name} (scraper-mod его только читает)",
              'set [publish] mode = "off" and post the texts of out/day-N/ by hand',
              'поставьте [publish] mode = "off" и публикуйте тексты из out/day-N/ вручную'),
             ("moves.source", moves.source in ("forum_pm", "phpbb_pm"),
-             "moves by forum PM cannot be read on a mybb.ru board",
-             "ходы личными сообщениями форума mybb.ru не читаются",
+             f"moves by forum PM cannot be read on a {name} board",
+             f"ходы личными сообщениями форума {name} не читаются",
              'take moves by mail: [moves] source = "imap" or "maildir"',
              'принимайте ходы почтой: [moves] source = "imap" или "maildir"'),
             ("publish.alert_host", pub.alert_host == "pm",
-             "alerts by forum PM cannot be sent on a mybb.ru board",
-             "оповещения личными сообщениями на форуме mybb.ru не отправляются",
+             f"alerts by forum PM cannot be sent on a {name} board",
+             f"оповещения личными сообщениями на форуме {name} не отправляются",
              'set [publish] alert_host = "mail" (or "off")',
              'поставьте [publish] alert_host = "mail" (или "off")')]
     for key, bad, en, ru, hint, hint_ru in asks:

@@ -216,7 +216,7 @@ def _pending_in(ctx: GameContext, day: int, topic: str) -> list[tuple[int, str]]
     answered = set(ctx.store.get(_ANSWERED.format(day=day), []))
     allowed = _requesters(ctx, day)
     latest: dict[int, Post] = {}
-    # a request merged into the author's earlier post (FluxBB) is a piece of its own
+    # a request merged into the author's earlier post (a board's «merge post») is a piece of its own
     for post, _seen in merged_versions(stored_posts(ctx.store, topic)):
         latest[post.post_id] = post          # the latest version: as it stands now
     deleted = set(ctx.store.deleted_posts(canonical_topic_url(topic)))

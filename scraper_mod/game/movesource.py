@@ -58,7 +58,7 @@ def source_for(game: Game, *, client_factory: Callable[[], ForumClient] | None =
         else:
             client = client_factory() if client_factory is not None else client_for_game(game)
             board = open_game_board(game, client)
-        # a board whose PMs can be switched off (FluxBB) says so at once, with the fix
+        # a board whose PMs can be switched off says so at once, with the fix
         check = getattr(board, "pms_available", None)
         why = check() if check is not None else None
         if why:

@@ -27,7 +27,7 @@ from typing import cast
 from scraper_mod.forum.posting import plain
 
 from ..errors import ConfigError, FetchError, ScraperModError
-from ..forum.engine import READ_ONLY_ENGINES, Board, for_engine
+from ..forum.engine import ENGINE_NAMES, READ_ONLY_ENGINES, Board, for_engine
 from ..posts.dayfolder import day_start_file, write_atomic
 from ..posts.limits import part_number
 from ..rules.deal import safe_filename
@@ -505,10 +505,10 @@ def _published_key(item: Item) -> str:
 
 def check_mode(ctx: GameContext) -> None:
     if ctx.game.forum.engine in READ_ONLY_ENGINES:
-        ru = ("scraper-mod не пишет на форум mybb.ru: опубликуйте тексты из out/day-N/ "
-              "вручную")
+        ru = (f"scraper-mod не пишет на форум {ENGINE_NAMES.get(ctx.game.forum.engine, '')} (он его только читает): "
+              "опубликуйте тексты из out/day-N/ вручную")
         raise ConfigError(ru if ctx.game.language == "ru" else
-                          "scraper-mod does not post on a mybb.ru board", path=str(ctx.game.path),
+                          f"scraper-mod does not post on a {ENGINE_NAMES.get(ctx.game.forum.engine, '')} board (it only reads it)", path=str(ctx.game.path),
                           key="forum.engine", ru=ru,
                           hint="" if ctx.game.language == "ru" else
                           "post the texts of out/day-N/ on the board by hand")

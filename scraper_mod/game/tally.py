@@ -409,7 +409,7 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
         at_deadline, read_failed = deadline_posts(ctx.store, topic, deadline)   # R2.11
     else:
         deleted, at_deadline, read_failed = {}, None, None
-    # merged replies (FluxBB's Merge Post) read piece by piece, each at its own time
+    # merged replies (a board's «merge post») read piece by piece, each at its own time
     versions = merged_versions(versions, at_deadline=at_deadline, deadline=deadline)
     at_deadline = merged_at_deadline(at_deadline)
     if deleted:
