@@ -21,8 +21,14 @@ from random import Random
 from ..errors import ConfigError, RulesError, ScraperModError
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
-from ..rules.deal import (choose_duty, deal_roles, effective_players, moves_howto, role_card,
-                          safe_filename)
+from ..rules.deal import (
+    choose_duty,
+    deal_roles,
+    effective_players,
+    moves_howto,
+    role_card,
+    safe_filename,
+)
 from ..rules.model import Role
 from ..rules.randomlist import commitment, commitment_text, draw_random_list, new_salt
 from .config import Game

@@ -22,23 +22,25 @@ from zoneinfo import ZoneInfo
 
 from scraper_mod.forum.phpbb.links import post_link, topic_root
 
-from ..errors import ConfigError, ForumError, RulesError
+from ..errors import ConfigError, ForumError, RulesError, ScraperModError
 from ..forum.poller import PollReport, canonical_topic_url, deadline_posts, stored_posts
 from ..morphology import inflect
 from ..posts.plural import plural_ru
 from ..posts.render import render_text
 from ..rules.deal import effective_players, effective_random_list
 from ..rules.house import house_day
-from ..rules.model import Vote
+from ..rules.model import MoveKind, Vote
 from ..rules.names import name_index
+from ..rules.night import resolve_day
 from ..rules.roles import CATALOGUE
 from ..rules.state import GameState, last_word_windows, stored_state_json
 from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
 from .context import GameContext
 from .house import house_lines, majority_view
+from .intake import day_orders, state_before_day
 from .poll import poll_day
-from .slotbook import tally_view
+from .slotbook import resolve_view, tally_view
 from .timearg import parse_time_arg
 
 __all__ = ["DayState", "DayTally", "day_state", "tally_day", "vote_report",
@@ -183,6 +185,8 @@ class DayTally:
     board: str = ""
     lynch_note: str | None = None
     events: tuple[Vote, ...] = ()          # every vote event before the cutoff (the history)
+    # R14.1 (1): whom the Judge's pardon spared, once known (``lynch`` is then None)
+    spared: str | None = None
 
     # -- JSON (docs/commands.md) -------------------------------------------------------
     def _t(self, t: datetime) -> str:
@@ -205,7 +209,11 @@ class DayTally:
         if self.tally.majority is not None:    # R2.15
             m = self.tally.majority
             data["majority"] = {"target": m.target, "post_id": m.post_id, "at": self._t(m.at)}
-        if self.final:
+        if self.final and self.spared is not None:     # R14.1 (1): as ``resolve`` says
+            data["lynch"] = None
+            data["pardoned"] = True
+            data["spared"] = self.spared
+        elif self.final:
             data["lynch"] = None if self.lynch is None else {
                 "player": self.lynch.player, "by": self.lynch.by,
                 **({"tied": list(self.lynch.tied)} if self.lynch.tied else {}),
@@ -291,6 +299,7 @@ class DayTally:
                 "earliest": local(self.lynch.earliest).strftime("%H:%M")
                 if self.lynch.earliest else None},
             "lynch_note": self.lynch_note,
+            "spared": self.spared,
             "majority": majority_view(self.tally.majority, local, self.board),
             "votes_total": len(self.tally.votes),
             "notes": list(self.state.notes) + list(self.notes.notes),
@@ -365,14 +374,50 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
                         self_votes=game.rules.self_votes,
                         house=house_day(game.rules, deadline, game.timezone, final=final),
                         double=doubled_voters(ctx))
-    lynch, lynch_note = None, None
+    lynch, lynch_note, spared = None, None, None
     if final:
         lynch, lynch_note = _lynch(tally, st, game.rules, _lang(game))
+        spared = pardon_spares(ctx, day, lynch)
+        if spared is not None:
+            lynch = None
     return DayTally(day=day, topic=topic, deadline=deadline, as_of=cutoff, final=final,
                     tally=tally, rejected=tuple(rejected) + tally.rejected, lynch=lynch,
                     notes=notes, state=st, tz=game.timezone, language=game.language,
                     title=game.title, board=board_root(ctx, topic), lynch_note=lynch_note,
-                    events=tuple(votes))
+                    events=tuple(votes), spared=spared)
+
+
+def pardon_spares(ctx: GameContext, day: int, lynch: Lynch | None) -> str | None:
+    """R14.1 (1): whom the Judge's pardon spares on day ``day`` (the count's lynch), once
+    the pardon is known, so the final count says what ``resolve`` says (nobody jailed).
+
+    Known means: the day's stored resolution says ``pardoned``; or, the deadline passed and
+    the day not resolved yet, the Judge's pardon is among the day's stored moves and the
+    rules let it stand (not frozen, alive, once a game: ``rules.night.resolve_day`` judges it
+    exactly as ``resolve`` will). Before the deadline a pardon is a secret move and the count
+    is the count. Without a Judge dealt: None, nothing read."""
+    if lynch is None:
+        return None
+    stored = ctx.store.resolution(day)
+    if isinstance(stored, dict):
+        result = stored.get("result", stored)
+        return lynch.player if isinstance(result, dict) and result.get("pardoned") else None
+    players = effective_players(ctx.game, ctx.store.get("deal"))
+    if not any(p.role is not None and any(m.kind is MoveKind.PARDON
+                                           for m in CATALOGUE[p.role].moves)
+               for p in players):
+        return None
+
+    try:
+        before = resolve_view(ctx, state_before_day(ctx, day), day=day,
+                              cutoff=ctx.calendar().deadline(day))[0]
+        if lynch.player not in before.alive:
+            return None
+        orders = day_orders(ctx, day, state=before)
+        result, _ = resolve_day(day, before, lynch, orders, ctx.game.rules)
+    except ScraperModError:      # the count never refuses: the resolution will say why
+        return None
+    return result.spared
 
 
 def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None, str | None]:
