@@ -124,3 +124,39 @@ def test_R14_3_every_role_card_in_both_languages(lang, role):
                                                                     .replace("Вася", "")
                                                                     .replace("Игорь", "")
                                                                     .replace("Лев", ""))
+
+
+@pytest.mark.parametrize("roles, says", [
+    ('[roles]\npreset = "nope"\n', "roles.preset: неизвестный расклад 'nope' (есть: classic"),
+    ('[roles]\nsetup = { boss = 1, putana = 2 }\n',
+     "roles.setup.putana: putana = 2: по правилам такая роль одна; напишите putana = 1"),
+    ('[roles]\nsetup = { boss = 1, judge = 1, immortal = 2 }\n',
+     "roles.setup.immortal: immortal = 2: по правилам такая роль одна"),
+    ('[roles]\nsetup = { boss = true }\n', "roles.setup.boss: число должно быть не меньше 1, "
+                                             "а не true"),
+    ('[roles]\nsetup = { boss = "x" }\n', 'а не "x" (роль, которой нет, просто не пишите)'),
+    ('[roles]\nsetup = { boss = 1.5 }\n', "а не 1.5"),
+    ('[roles]\nsetup = "boss"\n', "roles.setup: должна быть таблица «роль = число»"),
+    ('[roles]\nsetup = {}\n', "roles.setup: должна быть таблица «роль = число»"),
+    ('[roles]\npreset = "putana"\nsetup = { boss = 1 }\n', "укажите что-то одно: setup или preset"),
+    ('[roles]\nsetup = { maniac = 1 }\n', "roles.setup: в раскладе нет мафии: добавьте boss"),
+    ('[roles]\ncolour = 1\n', "roles.colour: неизвестный ключ (допустимы: preset, setup, words)"),
+    ('[roles]\nsetup = { boss = 1 }\n[roles.words]\nfly = ["лечу"]\n',
+     "roles.words.fly: неизвестный ход 'fly'"),
+    ('[roles]\nsetup = { boss = 1 }\n[roles.words]\nblock = "блок"\n',
+     'roles.words.block: нужен список слов, например ["блокирую"]'),
+    ('[roles]\nsetup = { boss = 1 }\n[roles.words]\nblock = [""]\n',
+     "roles.words.block: нужен список слов"),
+    ('[roles]\nsetup = { boss = 1, putana = 1 }\n[roles.words]\nblock = ["убиваю"]\n',
+     "roles.words.block: слово 'убиваю' совпадает со словом хода kill"),
+])
+def test_R14_3_more_bad_setups_refused_in_one_russian_line(tmp_path, capsys, roles, says):
+    """Issue 37 item 5, the gaps hunted in the second pass: each bad ``[roles]`` of a Russian
+    game is one Russian line naming the key and the fix; nothing written."""
+    from scraper_mod.cli import main
+    folder = write(tmp_path / "g", game_toml(None, {}, roles=roles, with_roles=False))
+    assert main(["deal", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert says in err and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "True" not in err and "must be" not in err
+    assert not (folder / "state.sqlite3").exists() and not (folder / "out").exists()
