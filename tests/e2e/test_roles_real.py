@@ -153,9 +153,11 @@ def test_R14_putana_blocks_the_doctor_sheriff_shoots_on_the_real_board(real_boar
         assert got, (nick, box.list_pms("inbox"))
         return " ".join(box.read_pm(got[-1]["id"])["text"].split())
     answers = {nick: answer(nick) for nick, _ in MOVES}
-    assert "NightOwl" in answers["Игрок-7"] and "Принято" in answers["Игрок-7"]
-    assert "Маша_2" in answers["Ёжик в тумане"] and "Принято" in answers["Ёжик в тумане"]
-    assert "Pilot" in answers["doc_Holiday"] and "Принято" in answers["doc_Holiday"]
-    assert "Принято" not in answers["Кот"], answers["Кот"]
+    assert "Принято: блокировка — NightOwl." in answers["Игрок-7"], answers["Игрок-7"]
+    assert "Принято: выстрел Шерифа — Маша_2." in answers["Ёжик в тумане"]
+    assert "Принято: охрана — Pilot." in answers["doc_Holiday"]
+    assert "Принято: лечение — Кот." in answers["NightOwl"]   # valid when sent; blocked at night
+    assert "Не засчитано: убийство — Вася: ваша роль не может сделать такой ход." in \
+        answers["Кот"], answers["Кот"]                          # R14.2: told at once, why
     again = scraper_mod("publish", str(game), "--format", "json")
     assert {p["status"] for p in json.loads(again.stdout)["posted"]} == {"already"}
