@@ -160,3 +160,19 @@ def test_R14_3_more_bad_setups_refused_in_one_russian_line(tmp_path, capsys, rol
     assert says in err and err.count("\n") == 1 and "Traceback" not in err, err
     assert "True" not in err and "must be" not in err
     assert not (folder / "state.sqlite3").exists() and not (folder / "out").exists()
+
+
+def test_R14_3_a_role_written_by_its_russian_name_says_the_id(tmp_path, capsys):
+    """A host writing «Путана» in [[players]] is told the id to write (one line), and the
+    host's page of a Russian game reads it in Russian."""
+    from scraper_mod.cli import main
+    from scraper_mod.errors import ConfigError
+    players = [(n, "Путана" if n == "Люба" else r, u, c) for n, r, u, c in PLAYERS]
+    folder = write(tmp_path / "g", game_toml(None, {}, players=players))
+    assert main(["deal", str(folder)]) == 1
+    err = capsys.readouterr().err
+    assert "players[6].role: unknown role 'Путана': write the role's id, 'putana'" in err
+    assert err.count("\n") == 1 and not (folder / "state.sqlite3").exists()
+    with pytest.raises(ConfigError) as e:
+        open_game(folder, readonly=True)
+    assert "роль пишется латиницей, 'putana'" in e.value.in_language("ru")
