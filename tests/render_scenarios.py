@@ -18,6 +18,7 @@ from scraper_mod.game.report import (
     VoteLine,
     post_url,
 )
+from scraper_mod.rules.deal import moves_howto
 from scraper_mod.rules.model import CheckResult, DayResult, Death, Move, MoveKind, Role, RuleOptions
 from scraper_mod.rules.night import NightOrders as Orders
 from scraper_mod.rules.randomlist import commitment
@@ -72,7 +73,10 @@ def base(day: int, **kw) -> DayReport:
         newspaper_at=deadline + timedelta(hours=1),
         next_deadline=deadline + timedelta(days=1), random_order=ORDER,
         commissar="Ёжик в тумане", sergeant="NightOwl", duty="Big Joe",
-        commissar_after="Ёжик в тумане", duty_after="Big Joe", topic=TOPIC)
+        commissar_after="Ёжик в тумане", duty_after="Big Joe", topic=TOPIC,
+        # R14.3 / issue 37: moves go to the host's PMs on the board
+        move_help={"via": "pm", "to": "Ведущий", "code": False,
+                   "roles": moves_howto(ROLES.values())})
     defaults.update(kw)
     return DayReport(**defaults)
 

@@ -12,21 +12,27 @@ from __future__ import annotations
 
 from ..forum.engine import Board
 from ..game.context import GameContext
+from ..game.deal import move_help
 from ..game.publish import AUTO_RETRY_SECONDS, Item, publish_items, vote_topic_item
 from ..game.wording import Formatter
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
+from ..rules.model import Role
 
 DAY_ONE_FILE = "day-1-start.bbcode"
 
 
 def day_one_text(ctx: GameContext) -> str:
     """The post that opens day 1: who plays (in the game file's order, the sign-up's: never
-    the host's secret random list) and the deadline."""
+    the host's secret random list), the deadline, and how to send night moves (R14.3)."""
     g = ctx.game
     players = [p.nick for p in g.players]
+    deadline = ctx.calendar().deadline(1)
+    dealt = (ctx.store.get("deal") or {}).get("roles") or {}
+    roles = [Role(r) for r in dealt.values()] or [p.role for p in g.players if p.role]
     text = render_text("day-one", g.language, "bbcode", title=g.title, players=players,
-                       deadline=ctx.calendar().deadline(1), fmt=Formatter(g.language, g.timezone))
+                       deadline=deadline, fmt=Formatter(g.language, g.timezone),
+                       howto=move_help(g, roles), howto_until=deadline)
     return "\n".join(ln.rstrip() for ln in text.split("\n")).strip("\n") + "\n"
 
 

@@ -461,6 +461,20 @@ def _refuse_non_finite(r: _Reader, data: object, key: str) -> None:
     elif isinstance(data, list):
         for i, v in enumerate(data):
             _refuse_non_finite(r, v, f"{key}[{i}]")
+def _unknown_player_role(r: _Reader, key: str, role: object) -> NoReturn:
+    """A role in ``[[players]]`` that is no role id (R14.3): one line naming the id when the
+    host wrote a role's name («Путана»); in English as the rest of the file's checks, with
+    the Russian line for the host's page of a Russian game."""
+    ids = ", ".join(x.value for x in Role)
+    named = next((x for x, sp in CATALOGUE.items() if isinstance(role, str)
+                  and role.strip().casefold() in (sp.ru.casefold(), sp.en.casefold())), None)
+    if named is not None:
+        en = f"unknown role {role!r}: write the role's id, {named.value!r}"
+        ru = f"неизвестная роль {role!r}: роль пишется латиницей, {named.value!r}"
+    else:
+        en = f"unknown role {role!r} (one of {ids})"
+        ru = f"неизвестная роль {role!r} (есть: {ids})"
+    r.fail(key, en, ru=ru)
 
 
 def parse_game(data: dict, *, path: Path) -> Game:
@@ -518,8 +532,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
             try:
                 role = Role(role)
             except ValueError:
-                r.fail(pre + "role", f"unknown role {role!r} (one of "
-                       f"{', '.join(x.value for x in Role)})")
+                _unknown_player_role(r, pre + "role", role)
         aliases = p.get("aliases", [])
         if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
             r.fail(pre + "aliases", "must be a list of strings")
@@ -532,8 +545,11 @@ def parse_game(data: dict, *, path: Path) -> Game:
     for single in (r for r, sp in CATALOGUE.items() if sp.single):
         holders = [p.nick for p in players if p.role is single]
         if len(holders) > 1:
-            r.fail("players", f"{len(holders)} players have the role {single.value} "
-                   f"({', '.join(holders)}); a game has at most one")
+            en = (f"{len(holders)} players have the role {single.value} "
+                  f"({', '.join(holders)}); a game has at most one")
+            ru = (f"роль {single.value} ({CATALOGUE[single].ru}) у {len(holders)} игроков "
+                  f"({', '.join(holders)}), а по правилам она одна: оставьте её одному")
+            r.fail("players", en, ru=ru)
     check_file_names([p.nick for p in players], str(path))
     nicks = {p.nick for p in players}
     if host and host in nicks:

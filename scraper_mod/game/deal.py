@@ -13,6 +13,7 @@ been resolved.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 from random import Random
@@ -20,14 +21,21 @@ from random import Random
 from ..errors import ConfigError, RulesError, ScraperModError
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
-from ..rules.deal import choose_duty, deal_roles, effective_players, role_card, safe_filename
+from ..rules.deal import (
+    choose_duty,
+    deal_roles,
+    effective_players,
+    moves_howto,
+    role_card,
+    safe_filename,
+)
 from ..rules.model import Role
 from ..rules.randomlist import commitment, commitment_text, draw_random_list, new_salt
 from .config import Game
 from .context import GameContext
 from .wording import Formatter
 
-__all__ = ["make_deal", "write_role_cards", "deal_game", "deal_lines"]
+__all__ = ["make_deal", "write_role_cards", "deal_game", "deal_lines", "move_help", "move_route"]
 
 
 def make_deal(game: Game, *, rng: Random | None = None, salt: str | None = None) -> dict:
@@ -81,6 +89,14 @@ def move_route(game: Game) -> dict:
     fmt = Formatter(game.language, game.timezone)
     return {"via": via if to else "", "to": to,
             "deadline": f"{game.deadline:%H:%M} {fmt.zone(at)}"}
+
+
+def move_help(game: Game, roles: Iterable[Role]) -> dict:
+    """R14.3 / issue 37: what the post opening a day says about night moves: where they go
+    (``move_route``), whether they carry the player's code, and the moves of the dealt
+    roles with an example and the house's own words (``rules.deal.moves_howto``)."""
+    return {**move_route(game), "code": game.moves.require_code,
+            "roles": moves_howto(roles, game.roles.words)}
 
 
 def _secret_list_text(game: Game, deal: dict) -> str:

@@ -111,6 +111,7 @@ def _template_context(r: DayReport) -> dict:
         "code_table": lambda headers: code_table(r.candidates, headers),
         "code_inert": code_inert,
         "house": r.house,
+        "howto": r.move_help, "howto_until": r.next_deadline,
     }
 
 

@@ -131,6 +131,9 @@ class DayReport:
     max_post_chars: int = 60000            # the board's post limit: a longer newspaper is split
     max_story_chars: int = 3000            # what of the murder story the newspaper quotes
     house: Mapping[str, Any] = field(default_factory=dict)  # R2.12, R2.15 (game/house.py)
+    # R14.3 / issue 37: how to send night moves (game/deal.py ``move_help``): the day-start
+    # post says where, the words of the dealt roles and the deadline; empty: not said
+    move_help: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def deaths(self) -> tuple[str, ...]:

@@ -42,6 +42,7 @@ from ..rules.state import GameState, with_named_duty
 from ..rules.tally import Lynch, decide_lynch
 from ..rules.votes import reason_text
 from .context import GameContext
+from .deal import move_help
 from .history.record import update_record
 from .house import newspaper_house
 from .intake import day_moves
@@ -169,7 +170,8 @@ def build_report(ctx: GameContext, day: int, *, tally: DayTally, lynch: Lynch | 
         vote_table=vote_table_layout(game.rules),
         contacts={p.nick: p.contact for p in game.players if p.contact},
         templates=str(game.folder / "templates"), max_post_chars=game.forum.max_post_chars,
-        max_story_chars=game.moves.max_story_chars)
+        max_story_chars=game.moves.max_story_chars,
+        move_help=move_help(game, before.roles.values()))
 
 
 def _decide_lynch(tally, before, options):

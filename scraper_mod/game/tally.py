@@ -38,6 +38,7 @@ from ..rules.tally import Lynch, Rejection, Tally, count_votes, decide_lynch
 from ..rules.votes import VoteNotes, extract_votes, reason_text
 from .context import GameContext
 from .house import house_lines, majority_view
+from .pardon import pardon_spares
 from .poll import poll_day_topics
 from .slotbook import tally_view
 from .timearg import parse_time_arg
@@ -178,6 +179,8 @@ class DayTally:
     post_url: Callable[[int], str] | None = None   # the game's ``Board.post_url``
     lynch_note: str | None = None
     events: tuple[Vote, ...] = ()          # every vote event before the cutoff (the history)
+    # R14.1 (1): whom the Judge's pardon spared, once known (``lynch`` is then None)
+    spared: str | None = None
     majority_at: int = 0                   # R2.15: votes that make a majority (0: off)
     opens: datetime | None = None          # R2.18: the voting window's opening
     posts: tuple[tuple[str, int], ...] = ()   # living player -> posts that day (both topics)
@@ -199,7 +202,8 @@ class DayTally:
     def no_one_jailed(self) -> bool:
         """R2.19: the final count jails no one (pass votes lead, or a tie that jails no
         one) — not a lynch left undecided."""
-        return self.final and self.lynch is None and self.lynch_note is None
+        return self.final and self.lynch is None and self.lynch_note is None \
+            and self.spared is None
 
     def rejected_votes(self, lang: str) -> list[dict]:
         """The votes that did not count, each with its reason and its post's link, once
@@ -249,7 +253,11 @@ class DayTally:
         if self.tally.majority is not None:    # R2.15
             m = self.tally.majority
             data["majority"] = {"target": m.target, "post_id": m.post_id, "at": self._t(m.at)}
-        if self.final:
+        if self.final and self.spared is not None:     # R14.1 (1): as ``resolve`` says
+            data["lynch"] = None
+            data["pardoned"] = True
+            data["spared"] = self.spared
+        elif self.final:
             data["lynch"] = None if self.lynch is None else {
                 "player": self.lynch.player, "by": self.lynch.by,
                 **({"tied": list(self.lynch.tied)} if self.lynch.tied else {}),
@@ -334,6 +342,7 @@ class DayTally:
                 "earliest": local(self.lynch.earliest).strftime("%H:%M")
                 if self.lynch.earliest else None},
             "lynch_note": self.lynch_note,
+            "spared": self.spared,
             "majority": majority_view(self.tally.majority, local, self.link),
             "votes_total": len(self.tally.votes),
             "notes": list(self.state.notes) + list(self.notes.notes),
@@ -437,15 +446,17 @@ def tally_day(ctx: GameContext, day: int, *, as_of: datetime | None = None,
         (votes, rejected, notes), tally = as_of_majority(deleted, count)
     else:
         (votes, rejected, notes), tally = count(deleted)
-    lynch, lynch_note = None, None
+    lynch, lynch_note, spared = None, None, None
     if final:
         lynch, lynch_note = _lynch(tally, st, game.rules, _lang(game))
-    house = house_day(game.rules, deadline, game.timezone, final=final)
+        spared = pardon_spares(ctx, day, lynch)
+        if spared is not None:
+            lynch = None
     return DayTally(day=day, topic=topic, deadline=deadline, as_of=cutoff, final=final,
                     tally=tally, rejected=tuple(rejected) + tally.rejected, lynch=lynch,
                     notes=notes, state=st, tz=game.timezone, language=game.language,
                     title=game.title, post_url=ctx.post_links(topic), lynch_note=lynch_note,
-                    events=tuple(votes),
+                    events=tuple(votes), spared=spared,
                     majority_at=majority_needed(len(st.alive - st.frozen))
                     if game.rules.majority_ends_day else 0,
                     opens=house.opens,
@@ -471,6 +482,7 @@ def _posts_that_day(ctx: GameContext, day: int, st: DayState, notes: VoteNotes,
     living = [p.nick for p in ctx.game.players if p.nick in st.alive]
     living += sorted(n for n in st.alive if n not in living)
     return tuple((n, per.get(n, 0)) for n in living)
+
 
 
 def _lynch(tally: Tally, st: DayState, options, lang: str) -> tuple[Lynch | None, str | None]:

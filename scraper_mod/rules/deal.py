@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from random import Random
 from typing import Protocol
@@ -193,6 +193,26 @@ def role_card(nick: str, roles: Mapping[str, Role], *, duty: str | None,
 
 
 _UNSAFE = re.compile(r'[\x00-\x1f/\\:*?"<>|]')
+
+
+def moves_howto(roles: Iterable[Role],
+                house_words: Mapping[MoveKind, Sequence[str]] | None = None) -> list[dict]:
+    """R14.3 / issue 37: the night moves of the dealt roles, as the post opening a day lists
+    them: one entry per role with a move, in the catalogue's order (``{"role": id, "moves":
+    [{"kind", "example_ru", "example_en", "once", "standing", "words"}]}``; ``words``: the
+    house's own words for the move, ``[roles.words]``). A role is listed as its card shows
+    it (the ВСБ is a civilian: no move); the Sergeant is left out when the Commissar is
+    listed (he checks with the Commissar's words once promoted)."""
+    shown = {CATALOGUE[r].shown_as or r for r in roles}
+    if Role.COMMISSAR in shown:
+        shown.discard(Role.SERGEANT)
+    words = house_words or {}
+    return [{"role": r.value,
+             "moves": [{"kind": m.kind.value, "example_ru": m.example_ru,
+                        "example_en": m.example_en, "once": m.once_a_game,
+                        "standing": m.standing, "words": tuple(words.get(m.kind, ()))}
+                       for m in CATALOGUE[r].moves]}
+            for r in ROLE_ORDER if r in shown and CATALOGUE[r].moves]
 
 
 def safe_filename(nick: str) -> str:

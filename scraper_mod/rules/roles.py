@@ -224,6 +224,15 @@ def _fill(counts: dict[Role, int], n: int | None) -> dict[Role, int]:
     return out
 
 
+def _toml_value(v: object) -> str:
+    """A value as TOML writes it (``true``, ``"x"``, ``1.5``), for the error line."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(v)
+
+
 def read_setup(tbl: Mapping, *, players: int | None, fail: Fail) -> RolesSetup:
     # long: one check per kind of bad input R14/issue 37 names, each with its own words
     """Validate ``[roles]`` (R14.3). ``players``: how many the game file lists (None when
@@ -261,13 +270,15 @@ def read_setup(tbl: Mapping, *, players: int | None, fail: Fail) -> RolesSetup:
                 fail(f"roles.setup.{key}", f"unknown role {key!r} (one of {ids})",
                      f"неизвестная роль {key!r} (есть: {ids})")
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                fail(f"roles.setup.{key}", f"must be a count of at least 1, not {v!r} "
+                shown = _toml_value(v)    # as the host wrote it: true, "x", 1.5
+                fail(f"roles.setup.{key}", f"must be a count of at least 1, not {shown} "
                      "(leave a role out to deal none)",
-                     f"число должно быть не меньше 1, а не {v!r} (роль, которой нет, "
+                     f"число должно быть не меньше 1, а не {shown} (роль, которой нет, "
                      "просто не пишите)")
             if v > 1 and CATALOGUE[role].single:
-                fail(f"roles.setup.{key}", f"{v} of {key}: the rules allow one",
-                     f"{key} = {v}: по правилам такая роль одна")
+                fail(f"roles.setup.{key}", f"{v} of {key}: the rules allow one; write "
+                     f"{key} = 1",
+                     f"{key} = {v}: по правилам такая роль одна; напишите {key} = 1")
             counts[role] = v
     if counts is not None:
         total = sum(counts.values())

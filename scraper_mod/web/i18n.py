@@ -53,6 +53,7 @@ WORDS: dict[str, dict[str, str]] = {
     "frozen": {"ru": "Заморозка (голос не считается)", "en": "Frozen (the vote does not count)"},
     "lynch": {"ru": "Посадка", "en": "Jailed"},
     "by_random": {"ru": "по случайному списку", "en": "by the random list"},
+    "pardoned": {"ru": "Посадки нет — Судья помиловал", "en": "Nobody jailed — the Judge pardoned"},
     "history": {"ru": "Голоса в течение дня", "en": "Votes through the day"},
     "no_history": {"ru": "голосов пока нет", "en": "no votes yet"},
     "moves": {"ru": "Ночные ходы", "en": "Night moves"},

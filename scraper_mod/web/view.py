@@ -107,7 +107,8 @@ class GameView:
         return word(key, self.lang, **fields)
 
     def count_rows(self) -> list[dict]:
-        """The count's candidates, each voter linked to the post of his counted vote."""
+        """The count's candidates, each voter linked to the post of his counted vote; the
+        Mayor's vote marked ``double`` (R14: it counts as two, the page shows «×2»)."""
         if self.tally is None:
             return []
         by_voter = {v.voter: v for v in self.tally.tally.votes}
@@ -117,7 +118,8 @@ class GameView:
             for nick in c.voters:
                 v = by_voter.get(nick)
                 voters.append({"nick": nick, "at": self.fmt.time(v.at) if v else "",
-                               "url": self.tally.link(v.post_id) if v else None})
+                               "url": self.tally.link(v.post_id) if v else None,
+                               "double": nick in c.doubled})     # R14: the Mayor, «×2»
             rows.append({"target": c.target, "votes": c.votes, "voters": voters})
         return rows
 

@@ -57,6 +57,11 @@ function renderCount(box, data) {
       } else {
         li.appendChild(document.createTextNode(nick));
       }
+      // R14: the Mayor's vote counts as two
+      if (c.doubled && c.doubled.indexOf(nick) >= 0) {
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(el("span", {class: "double"}, "×2"));
+      }
       if (i < c.voters.length - 1) li.appendChild(document.createTextNode(", "));
     });
     ol.appendChild(li);
@@ -66,6 +71,11 @@ function renderCount(box, data) {
     ? box.dataset.lNotVoting + ": " + data.not_voting.join(", ") : box.dataset.lAllVoted));
   if (data.frozen && data.frozen.length) {
     frag.appendChild(el("p", {class: "frozen"}, box.dataset.lFrozen + ": " + data.frozen.join(", ")));
+  }
+  if (data.pardoned && data.spared) {     // R14: the Judge's pardon, as resolve says
+    const p = el("p", {class: "lynch pardoned"}, box.dataset.lPardoned + ": ");
+    p.appendChild(el("b", {}, data.spared));
+    frag.appendChild(p);
   }
   if (data.lynch) {
     const p = el("p", {class: "lynch"}, box.dataset.lLynch + ": ");
@@ -87,7 +97,8 @@ function startCount() {
       const r = await fetch(box.dataset.api, {credentials: "same-origin", cache: "no-store"});
       if (!r.ok) throw new Error(String(r.status));
       const data = await r.json();
-      const key = JSON.stringify([data.votes, data.counts, data.not_voting, data.lynch || null]);
+      const key = JSON.stringify([data.votes, data.counts, data.not_voting, data.lynch || null,
+                                   data.spared || null]);
       renderCount(box, data);
       box.dataset.refreshed = String((Number(box.dataset.refreshed) || 0) + 1);
       if (last !== null && key !== last) refreshChart(box.dataset.chart);
