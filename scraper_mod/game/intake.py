@@ -149,8 +149,7 @@ def _letter_requests(letter: Letter, players: tuple[Player, ...], match: Matcher
     unread."""
     if letter.problem:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
-                            problem="unreadable", via=letter.via,
-                            sender_id=letter.sender_id)], False
+                            problem="unreadable", via=letter.via)], False
     parsed = parse_moves(letter.text, match, limit=max_moves)
     if letter.defects and not parsed.moves:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
