@@ -81,7 +81,7 @@ def test_R2_15_a_majority_from_a_stale_page_is_never_announced_on_the_real_board
     vasya = real_board.player("Вася").reply(day1, "Голосую: [color=red]Игрок-7[/color]")
     for i in range(9):                              # page 1 fills up with talk
         real_board.player("Алексей" if i % 2 else "Игрок-7").reply(day1, f"Обсуждаем, {i}.")
-    deadline = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=70)
+    deadline = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=150)
     game = write_game(tmp_path / "game", real_board, day1, results, deadline=deadline,
                       lock=True)
     toml = game / "game.toml"
@@ -97,6 +97,11 @@ def test_R2_15_a_majority_from_a_stale_page_is_never_announced_on_the_real_board
         import time
         time.sleep(8)                               # the run has read page 1 by now
         real_board.player("Вася").edit(vasya, "Голосую: [color=red]Big Joe[/color]")
+        edited = datetime.now(timezone.utc).replace(second=0, microsecond=0)
+        # the edit notice shows the minute only: NightOwl votes in a later minute, so the
+        # edit is before his vote whatever second it had
+        while datetime.now(timezone.utc) < edited + timedelta(minutes=1, seconds=1):
+            time.sleep(0.5)
         real_board.player("NightOwl").reply(day1, "Голосую: [color=red]Игрок-7[/color]")
         time.sleep(25)                              # several polls of the last page
         notices = [p for p in admin.topic_posts(day1, start=10)
