@@ -40,9 +40,9 @@ from scraper_mod.forum.phpbb.links import post_link
 from ..errors import MailboxError, ScraperModError
 from ..forum.model import Post
 from ..forum.poller import canonical_topic_url, stored_posts
+from ..posts.bbcode import inert
 from ..posts.dayfolder import write_atomic
 from ..posts.limits import part_name, split_post
-from ..posts.render import bbcode_inert as inert
 from ..posts.render import render_text
 from ..rules.calendar import wall_time
 from ..rules.model import MoveKind
@@ -511,7 +511,7 @@ def alert_new_problems(ctx: GameContext, day: int) -> None:
             new.append(f"post/{r.post_id}")
             # what the player wrote reaches the host's PM inert (no live BBCode)
             alert(ctx, "vote", f"day {day}: post {r.post_id} by {inert(r.author)}: "
-                  f"{r.reason.replace('_', ' ')}: «{inert(r.text[:80])}»",
+                  f"{r.reason.replace('_', ' ')}: {inert(r.text[:80])!r}",
                   link=post_link(board, r.post_id) if board else None, day=day)
     own = {x.casefold() for x in (ctx.game.host, ctx.game.forum.username,
                                   ctx.game.publish.alert_to) if x}

@@ -32,8 +32,8 @@ from ..moves.grammar import Matcher, parse_moves, text_has_code
 from ..moves.mail import decode_message, read_sender
 from ..moves.sources import FetchReport, MoveSource
 from ..moves.targets import matcher_for
+from ..posts.bbcode import inert
 from ..posts.dayfolder import write_atomic
-from ..posts.render import bbcode_inert as inert
 from ..posts.render import render_text
 from ..rules.calendar import Calendar
 from ..rules.model import Move, Player

@@ -70,6 +70,14 @@ _SMILEY_RE = re.compile(r"(?<![^\s>])(" + "|".join(re.escape(k) for k in _SMILIE
                         + r")(?=\s|$|<)")
 
 
+def inert(text: str) -> str:
+    """A player's text made inert for a post or a PM that the board parses as BBCode: every
+    «[» and «]» becomes its full-width look-alike («［», «］»), so ``[img]``, ``[url]`` or a
+    closing ``[/code]`` are shown as written and never act (issue 40: an alert showed a
+    player's ``[img]`` live in the host's inbox and leaked his address)."""
+    return text.replace("[", "\uff3b").replace("]", "\uff3d")
+
+
 def esc(text: str) -> str:
     """HTML-escape ``text`` for an attribute value (quotes too)."""
     return html.escape(text, quote=True)

@@ -80,8 +80,8 @@ def test_an_alert_shows_a_players_bbcode_inert(world):
         msk(14, 19, 10), topic=t))
     run(folder, clock, msk(14, 19, 40))
     [(_, text)] = pms_to(board, REFEREE[1])
-    assert "[img]" not in text and "[\u200bimg]" in text      # shown, never a tag
-    assert "http://evil.test" not in text                     # nor a link
+    assert "[img]" not in text and "http://evil.test/x.png" in text
+    assert "\uff3bimg\uff3d" in text
 
 
 def test_reminders_follow_the_days_replacements_and_removals(world):
