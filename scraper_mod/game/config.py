@@ -416,10 +416,10 @@ def _refuse_non_finite(r: _Reader, data: object, key: str) -> None:
 def parse_game(data: dict, *, path: Path) -> Game:
     # long: one check per game.toml table, in the file's order
     """Validate a parsed TOML document into a ``Game``."""
-    _refuse_non_finite(_Reader(path), data, "")     # every number finite (issue 40)
     r = _Reader(path)
     r.unknown(data, "", {"game", "forum", "moves", "rules", "players", "mafia", "days",
                          "schedule", "deal", "publish", "signup", "reserve"})
+    _refuse_non_finite(r, data, "")
     g = r.table(data, "game")
     r.unknown(g, "game.", {"title", "timezone", "start", "day_start", "deadline",
                            "merge_weekends", "language", "host", "random_list"})

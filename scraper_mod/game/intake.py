@@ -149,7 +149,8 @@ def _letter_requests(letter: Letter, players: tuple[Player, ...], match: Matcher
     unread."""
     if letter.problem:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
-                            problem="unreadable", via=letter.via)], False
+                            problem="unreadable", via=letter.via,
+                            sender_id=letter.sender_id)], False
     parsed = parse_moves(letter.text, match, limit=max_moves)
     if letter.defects and not parsed.moves:
         return [MoveRequest(letter.message_id, letter.received_at, letter.sender,
