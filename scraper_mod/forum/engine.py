@@ -105,7 +105,9 @@ class Board(Protocol):
     def edit(self, post_id: int, text: str, *, reason: str = "") -> Posted:
         ...
 
-    def send_pm(self, nick: str, subject: str, text: str) -> Posted:
+    def send_pm(self, nick: str, subject: str, text: str, *,
+                member_id: int | None = None) -> Posted:
+        """A PM to ``nick`` (to member ``member_id`` where the board's names change, SMF)."""
         ...
 
     def lock(self, topic_id: int) -> None:

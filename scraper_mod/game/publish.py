@@ -22,7 +22,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from scraper_mod.forum.posting import plain
 
@@ -303,8 +303,8 @@ def _post(ctx: GameContext, board: Board, item: Item) -> tuple[int | None, str |
     if item.kind in PM_KINDS:
         member = _member_id(ctx, board, item.to)
         if member is not None:      # R12.5: to the player's member id, not a display name
-            smf = cast(Any, board)  # SMF's adapter takes it (forum/smf/board.py send_pm)
-            return _as_pair(smf.send_pm(item.to, item.subject, item.text, member_id=member))
+            return _as_pair(board.send_pm(item.to, item.subject, item.text,
+                                          member_id=member))
         return _as_pair(board.send_pm(item.to, item.subject, item.text))
     if item.kind == "signup":   # the sign-up list (issue 29), in the sign-up topic
         return _as_pair(board.reply(_need_topic(board, item.to, "signup.topic",

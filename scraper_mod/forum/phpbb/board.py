@@ -113,7 +113,9 @@ class PhpbbBoard:
     def edit(self, post_id: int, text: str, *, reason: str = "") -> Posted:
         return self.writer.edit(post_id, text, reason=reason)
 
-    def send_pm(self, nick: str, subject: str, text: str) -> Posted:
+    def send_pm(self, nick: str, subject: str, text: str, *,
+                member_id: int | None = None) -> Posted:
+        # phpBB usernames change only by an administrator: the PM goes by the username
         return self.writer.send_pm(nick, subject, text)
 
     def lock(self, topic_id: int) -> None:
