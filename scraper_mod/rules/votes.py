@@ -61,7 +61,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .colors import DEFAULT_TEXT_COLORS, is_vote_color
@@ -258,10 +258,31 @@ def _version_time(post: Post, first_seen: datetime) -> datetime:
 
 def _vote_time(post: Post, first_seen: datetime) -> datetime:
     """When a version's vote was cast: the post time (the board's best estimate), or the
-    edit time for an edited version."""
+    edit time for an edited version. An edit notice that shows the minute only (phpBB's
+    «Последний раз редактировалось … 11:22») places the edit at the latest instant it can
+    have been: the minute's end, never after the edited text was first seen (issue 40: the
+    minute's start put an edit made after a majority, or after the post itself, before it)."""
     if post.edit_count > 0:
-        return post.edited_at or first_seen
+        t = post.edited_at
+        if t is None:
+            return first_seen
+        if t.second == 0 and t.microsecond == 0:
+            return min(t + timedelta(seconds=59), max(first_seen, t))
+        return t
     return post.posted_at
+
+
+def _event_times(vs: Sequence[tuple[Post, datetime]]) -> dict[int, datetime]:
+    """id(version) -> its vote time (``_vote_time``), never before the version it follows
+    (an edit comes after the text it changed; a microsecond keeps their order)."""
+    out: dict[int, datetime] = {}
+    prev: datetime | None = None
+    for post, seen in vs:
+        t = _vote_time(post, seen)
+        if prev is not None and t <= prev:
+            t = prev + timedelta(microseconds=1)
+        out[id(post)] = prev = t
+    return out
 
 
 def standing_version(versions: Sequence[tuple[Post, datetime]], cutoff: datetime
@@ -721,12 +742,13 @@ def _history_votes(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]],
     skip = {id(p) for p in silent}
     out: list[Vote] = []
     last: str | None = None
+    times = _event_times(vs)
     for post, seen in vs:
         if (post, seen) == stood or post is stood[0]:
             break
         if id(post) in skip or _version_time(post, seen) >= cutoff:
             break
-        at = _vote_time(post, seen)
+        at = times[id(post)]
         target, _ = _decide(ctx, _targets(ctx, post)[0])
         if target is None:
             continue
@@ -752,15 +774,16 @@ def _vote_since(ctx: _Ctx, vs: Sequence[tuple[Post, datetime]], stood: tuple[Pos
     """R2.7: when the standing vote came to stand: the post time, or the time of the edit
     that put this target there (the first version seen when it was already edited)."""
     since: datetime | None = None
+    times = _event_times(vs)
     for post, seen in vs:
         t, _ = _decide(ctx, _targets(ctx, post)[0])
         if t != target:
             since = None
         elif since is None:
-            since = _vote_time(post, seen)
+            since = times[id(post)]
         if (post, seen) == stood:
             break
-    return since or _vote_time(*stood)
+    return since or times.get(id(stood[0])) or _vote_time(*stood)
 
 
 def _same_notice(a: Post, b: Post) -> bool:

@@ -67,3 +67,53 @@ def test_R2_15_an_edit_after_the_majority_changes_nothing_on_the_real_board(real
     assert "Большинство набрано в" in news
     out = (game / "out" / "day-1" / "result.json").read_text(encoding="utf-8")
     assert '"Игрок-7"' in out and '"random' not in out
+
+
+def test_R2_15_a_majority_from_a_stale_page_is_never_announced_on_the_real_board(real_board,
+                                                                                  tmp_path):
+    """Item 1: the board shows 10 posts a page and ``run`` reads the last page between its
+    full reads. Вася's vote on page 1 is edited to Big Joe after the run read that page; then
+    NightOwl's vote on page 2 would make Игрок-7's 4 of 7 in the stored posts. A full read
+    before the notice finds 3: no notice, no lock."""
+    admin = real_board.player("admin")
+    day1 = admin.new_topic(GAME_FORUM_ID, "Проверка. День 1", "День 1 начался.")
+    results = admin.new_topic(RESULTS_FORUM_ID, "Проверка. Итоги", "Здесь будут газеты.")
+    vasya = real_board.player("Вася").reply(day1, "Голосую: [color=red]Игрок-7[/color]")
+    for i in range(9):                              # page 1 fills up with talk
+        real_board.player("Алексей" if i % 2 else "Игрок-7").reply(day1, f"Обсуждаем, {i}.")
+    deadline = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=150)
+    game = write_game(tmp_path / "game", real_board, day1, results, deadline=deadline,
+                      lock=True)
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + HOUSE, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "scraper_mod", "run", str(game)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+    log = game / "run.log"
+    try:
+        for voter in ("Маша_2", "Кот"):             # page 2
+            real_board.player(voter).reply(day1, "Голосую: [color=red]Игрок-7[/color]")
+        assert wait_for(lambda: log.exists() and "poll" in log.read_text(encoding="utf-8"),
+                        30)
+        import time
+        time.sleep(8)                               # the run has read page 1 by now
+        real_board.player("Вася").edit(vasya, "Голосую: [color=red]Big Joe[/color]")
+        edited = datetime.now(timezone.utc).replace(second=0, microsecond=0)
+        # the edit notice shows the minute only: NightOwl votes in a later minute, so the
+        # edit is before his vote whatever second it had
+        while datetime.now(timezone.utc) < edited + timedelta(minutes=1, seconds=1):
+            time.sleep(0.5)
+        real_board.player("NightOwl").reply(day1, "Голосую: [color=red]Игрок-7[/color]")
+        time.sleep(25)                              # several polls of the last page
+        notices = [p for p in admin.topic_posts(day1, start=10)
+                   if p["author"] == "admin" and "Набрано большинство" in p["text"]]
+        assert notices == [], log.read_text(encoding="utf-8")
+        assert not admin._has_tool(day1, "unlock")  # not locked before the deadline
+        assert datetime.now(timezone.utc) < deadline
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            _, err = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate()
+    assert "Traceback" not in err

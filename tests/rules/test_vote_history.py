@@ -94,7 +94,8 @@ def test_R2_12_R2_7_an_edit_does_not_move_when_a_count_was_reached(board):
         ("edit", 2, red("Алексей"), "13:00:00"), ("fetch", "21:00:00")])
     tally, _, o = day(versions, tie_break="earliest")
     reached = {c.target: (c.votes, c.reached_at) for c in tally.counts}
-    assert reached == {"Алексей": (2, t("13:00:00")), "NightOwl": (2, t("12:30:00"))}
+    # the notice shows the edit's minute: counted from its end, 13:00:59
+    assert reached == {"Алексей": (2, t("13:00:59")), "NightOwl": (2, t("12:30:00"))}
     lynch = decide_lynch(tally, alive=NICKS, order=list(NICKS), cursor=0, options=o)
     assert lynch is not None and lynch.player == "NightOwl"
 
@@ -152,3 +153,24 @@ def test_R2_15_a_majority_is_not_undone_by_a_deletion_after_it(board):
     rej, early = as_of_majority({ids[0]: t("11:00:00"), ids[4]: t("13:05:00")}, count)
     assert early.majority is None
     assert {r.reason for r in rej} >= {"deleted_post"}
+
+
+def test_R2_15_R2_7_an_edit_in_the_majoritys_minute_is_after_it(board):
+    """The real board's attack (tests/e2e/test_hardening40_real.py): phpBB's edit notice
+    shows the minute only. Вася voted at 11:59:50; the majority came at 12:00:20; Вася's
+    edit at 12:00:40 shows «12:00», and was first seen at 12:00:45. Placed at the minute's
+    start it would come before the majority and undo it; it is placed at the latest instant
+    it can have been (12:00:45), after the majority: not counted."""
+    versions, _ = play(*board, [
+        ("post", "Вася", red("Алексей"), "11:59:50"),
+        ("post", "Маша_2", red("Алексей"), "12:00:00"),
+        ("post", "Big Joe", red("Алексей"), "12:00:05"),
+        ("post", "NightOwl", red("Алексей"), "12:00:10"),
+        ("post", "Игрок-7", red("Алексей"), "12:00:20"), ("fetch", "12:00:30"),
+        ("post", "doc_Holiday", "Флуд", "12:00:35"),
+        ("edit", 0, red("Игрок-7"), "12:00:40"), ("fetch", "12:00:45"),
+        ("fetch", "21:00:00")])
+    tally, _, _ = day(versions, majority_ends_day=True)
+    assert tally.majority is not None and tally.majority.at == t("12:00:20")
+    assert [(c.target, c.votes) for c in tally.counts] == [("Алексей", 5)]
+    assert [r.reason for r in tally.rejected] == ["after_majority"]

@@ -265,8 +265,9 @@ def test_vote_rules(boards, name, steps, kwargs, expect_votes, expect_rejected):
 
 
 def test_r2_7_edit_time_is_the_vote_time(boards):
-    """R2.7: the edited vote counts from the edit's time (phpBB's edit notice shows the
-    minute: 17:05), not from the post's 16:51:37."""
+    """R2.7: the edited vote counts from the edit's time, not from the post's 16:51:37.
+    phpBB's edit notice shows the minute (17:05): the edit counts from the minute's end, the
+    latest it can have been (issue 40: never before what it follows)."""
     versions, ids = play(boards["absolute"], boards["clock"], [
         ("post", "Игрок-7", "Хм. [color=#FF0000]Вася[/color]", "16:51:37"),
         ("fetch", "16:55:00"),
@@ -277,9 +278,9 @@ def test_r2_7_edit_time_is_the_vote_time(boards):
     # every version that held a vote is a vote at its own time (R2.7, R2.13): the first
     # version's vote, then the edit's; the count takes the latest
     assert [(v.target, v.at) for v in votes] == [("Вася", t("16:51:37")),
-                                                 ("Алексей", t("17:05:00"))]
+                                                 ("Алексей", t("17:05:59"))]
     tally = count_votes(votes, alive=NICKS)
-    assert [(v.target, v.at) for v in tally.votes] == [("Алексей", t("17:05:00"))]
+    assert [(v.target, v.at) for v in tally.votes] == [("Алексей", t("17:05:59"))]
     (edit,) = notes.edits
     assert (edit.before, edit.after, edit.counted, edit.seen_before) == (
         ("Вася",), ("Алексей",), True, True)
