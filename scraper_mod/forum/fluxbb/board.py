@@ -82,6 +82,9 @@ _REFUSALS = [
      False),
     ("no-topic", re.compile(r"Неверный запрос|Bad request", re.I),
      "проверьте адрес темы или раздела в game.toml", False),
+    ("to-self", re.compile(r"себе|yourself", re.I),
+     "FluxBB не отправляет ЛС самому себе: оповещения ведущему — на другой ник "
+     '([publish] alert_to) или почтой (alert_host = "mail")', False),
     ("no-recipient", re.compile(r"получател|адресат|не существует|не найден|does not exist|"
                                 r"addressee|recipient", re.I),
      "ника нет среди участников форума: проверьте [[players]] nick в game.toml", False),
