@@ -57,6 +57,9 @@ def test_engine_login_reading_and_merged_votes(real_fluxbb_board):
     with pytest.raises(PostRefused) as refused:
         host.send_pm("admin", "Оповещение", "проверка")
     assert refused.value.kind == "to-self" and "alert_to" in (refused.value.hint or "")
+    # R12.5: by member id, a PM reaches the member whatever name the game file has for him
+    host.send_pm("Маша (старый ник)", "Проверка", "по номеру", member_id=4)
+    assert ("Маша_2", "Проверка") in {(r.author, r.subject) for r in host.pm_rows("sent")[0]}
 
 
 def test_pms_switched_off_are_refused_at_load_with_the_fix(real_fluxbb_board, tmp_path):

@@ -523,11 +523,18 @@ class FluxbbBoard:
         res = self.fetch_pm(msg_id)
         return self.parse_pm(res.body, msg_id=msg_id, url=res.url, fetched_at=res.fetched_at)
 
-    def send_pm(self, nick: str, subject: str, text: str) -> Posted:
+    def send_pm(self, nick: str, subject: str, text: str, *,
+                member_id: int | None = None) -> Posted:
+        """A new dialog with ``nick``; with ``member_id``, with that member whatever his
+        name now (the board's own «ЛС» link, ``pmsnew.php?mdl=post&uid=U``, fills the
+        addressee in: R12.5)."""
         what = f"ЛС для {nick!r}"
-        target = self._submit("pmsnew.php?mdl=post", "post",
-                              {"req_addressee": nick, "req_subject": subject,
-                               "req_message": text}, what)
+        fields = {"req_subject": subject, "req_message": text}
+        if member_id is None:
+            fields["req_addressee"] = nick
+        path = "pmsnew.php?mdl=post" + (f"&uid={int(member_id)}" if member_id is not None
+                                        else "")
+        target = self._submit(path, "post", fields, what)
         m = _RE_PID.search(target)
         if not m:
             raise PostRefused("unknown", f"ответ FluxBB на {what} не называет сообщение",
