@@ -27,6 +27,9 @@ adds what this fork does its own way:
   wrote in the account's dialogs.
 """
 
+# long: one adapter for the whole Board protocol on this engine (reading, the zone check,
+# login, forms, writing, PM dialogs, crash recovery), as forum/smf/board.py is for SMF
+
 from __future__ import annotations
 
 import logging
