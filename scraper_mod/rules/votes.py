@@ -258,7 +258,7 @@ def _version_time(post: Post, first_seen: datetime) -> datetime:
 
 def _vote_time(post: Post, first_seen: datetime) -> datetime:
     """When a version's vote was cast: the post time (the board's best estimate), or the
-    edit time for an edited version. An edit notice that shows the minute only (phpBB's
+    edit time for an edited version. An edit notice that shows the minute only (a board's
     «Последний раз редактировалось … 11:22») places the edit at the latest instant it can
     have been: the minute's end, never after the edited text was first seen (issue 40: the
     minute's start put an edit made after a majority, or after the post itself, before it)."""

@@ -9,11 +9,13 @@ import sys
 import time
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from conftest import BOARD_ADMIN, FLUXBB_GAME_FORUM_ID
 from test_fluxbb_evening_e2e import env, write_game
 
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.engine import engine_of, open_board
+from scraper_mod.forum.posting import PostRefused
 
 
 def _host(board):
@@ -51,6 +53,13 @@ def test_engine_login_reading_and_merged_votes(real_fluxbb_board):
     assert posts[pid].edited_by == "Вася" and posts[pid].edited_at is not None
     host.lock(tid)
     assert host.read_topic_page(tid).locked
+    # the board sends no PM to oneself: an alert to the host's own nick says the fix
+    with pytest.raises(PostRefused) as refused:
+        host.send_pm("admin", "Оповещение", "проверка")
+    assert refused.value.kind == "to-self" and "alert_to" in (refused.value.hint or "")
+    # R12.5: by member id, a PM reaches the member whatever name the game file has for him
+    host.send_pm("Маша (старый ник)", "Проверка", "по номеру", member_id=4)
+    assert ("Маша_2", "Проверка") in {(r.author, r.subject) for r in host.pm_rows("sent")[0]}
 
 
 def test_pms_switched_off_are_refused_at_load_with_the_fix(real_fluxbb_board, tmp_path):

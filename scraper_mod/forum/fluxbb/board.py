@@ -27,7 +27,9 @@ adds what this fork does its own way:
   wrote in the account's dialogs.
 """
 
-# long: one adapter for one engine (its forms, pages, feed and PM dialogs), as forum/smf/board.py
+# long: one adapter for the whole Board protocol on this engine (reading, the zone check,
+# login, forms, writing, PM dialogs, crash recovery), as forum/smf/board.py is for SMF
+
 from __future__ import annotations
 
 import logging
@@ -83,6 +85,9 @@ _REFUSALS = [
      False),
     ("no-topic", re.compile(r"Неверный запрос|Bad request", re.I),
      "проверьте адрес темы или раздела в game.toml", False),
+    ("to-self", re.compile(r"себе|yourself", re.I),
+     "FluxBB не отправляет ЛС самому себе: оповещения ведущему — на другой ник "
+     '([publish] alert_to) или почтой (alert_host = "mail")', False),
     ("no-recipient", re.compile(r"получател|адресат|не существует|не найден|does not exist|"
                                 r"addressee|recipient", re.I),
      "ника нет среди участников форума: проверьте [[players]] nick в game.toml", False),
@@ -528,10 +533,16 @@ class FluxbbBoard:
 
     def send_pm(self, nick: str, subject: str, text: str, *,
                 member_id: int | None = None) -> Posted:
+        """A new dialog with ``nick``; with ``member_id``, with that member whatever his
+        name now (the board's own «ЛС» link, ``pmsnew.php?mdl=post&uid=U``, fills the
+        addressee in: R12.5)."""
         what = f"ЛС для {nick!r}"
-        target = self._submit("pmsnew.php?mdl=post", "post",
-                              {"req_addressee": nick, "req_subject": subject,
-                               "req_message": text}, what)
+        fields = {"req_subject": subject, "req_message": text}
+        if member_id is None:
+            fields["req_addressee"] = nick
+        path = "pmsnew.php?mdl=post" + (f"&uid={int(member_id)}" if member_id is not None
+                                        else "")
+        target = self._submit(path, "post", fields, what)
         m = _RE_PID.search(target)
         if not m:
             raise PostRefused("unknown", f"ответ FluxBB на {what} не называет сообщение",
