@@ -240,6 +240,12 @@ class Daemon:
         look again after its deadline (the next day's are planned then)."""
         if self._finished:
             return None
+        if self.due_days(now):
+            # past the deadline: the deadline job comes first (or its retry), then the
+            # next day's chores are planned; never a chore due again and again meanwhile
+            nxt = self.next_deadline_at(now)
+            return (nxt if nxt is not None and nxt > now else
+                    now + timedelta(seconds=self._seconds(self._cfg().final_poll_minutes)))
         day = self.current_day()
         at = self.ops.next_chore_at(self.ctx, day, now)  # type: ignore[attr-defined]
         return at if at is not None else self.calendar().deadline(day) + self.grace()
@@ -482,7 +488,18 @@ class Daemon:
                 self.report.errors.append(f"{name}: {e!r}")
                 self.log.exception("[%s] internal error in the %s job (please report it); "
                                    "the daemon goes on", self.stamp(), name)
+                self._tell_internal(f"internal error in the {name} job: {e!r}")
         return job
+
+    def _tell_internal(self, msg: str) -> None:
+        """Keep an internal error in the state file and tell the host (alert ``internal``)."""
+        try:
+            self.ctx.store.log_event("error", {"message": msg}, at=self.now())
+            tell = getattr(self.ops, "alert", None)
+            if tell is not None:
+                tell(self.ctx, "internal", msg, None)
+        except Exception as e:  # noqa: BLE001 - telling never stops the daemon
+            self._say(logging.WARNING, f"the host could not be alerted: {e!r}")
 
     def start(self) -> None:
         """Announce the game and set up the jobs (``run`` calls it)."""
