@@ -140,11 +140,18 @@ def run(args, report: Report) -> None:
             order = nicks[:]
             rng.shuffle(order)
             tid = board.add_topic(f"Игра {g}. День 1")
+            results = board.add_topic(f"Игра {g}. Итоги")
             folder.mkdir(parents=True)
+            # the whole evening on autopilot: counts at 13:00 and 19:00, reminders at 18:00,
+            # the newspaper, the next day's start, the PMs and the lock after the deadline
+            publish = (f'mode = "auto"\nresults_topic = "{board.topic_url(results)}"\n'
+                       'day_topic = "reply"\ntally_times = ["13:00", "19:00"]\n'
+                       'remind_moves_at = "18:00"')
             (folder / "game.toml").write_text(game_toml(
                 title=f"Бенч {g}", start="2024-04-08", players=players, random_list=order,
                 forum_url=board.url, topics={1: board.topic_url(tid)},
-                min_delay=fc.min_delay, full_scan_delay=fc.full_scan_delay), encoding="utf-8")
+                min_delay=fc.min_delay, full_scan_delay=fc.full_scan_delay,
+                publish=publish), encoding="utf-8")
             for sub in ("cur", "new", "tmp"):
                 (folder / "moves" / sub).mkdir(parents=True)
             writer = TopicWriter(rng, nicks, next_id=10_000 + g * 1000,

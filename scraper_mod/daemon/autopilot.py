@@ -25,7 +25,14 @@ from ..forum.client import ForumClient
 from ..game import daytime
 from ..game.context import GameContext
 from ..game.majority import post_majority_notice
-from ..game.publish import Outcome, auto_publish
+from ..game.publish import (
+    AUTO_RETRY_SECONDS,
+    Outcome,
+    auto_publish,
+    pending_days,
+    plan_day,
+    publish_items,
+)
 from ..game.setup import setup_problems
 from .work import LiveOps, PollResult
 
@@ -83,6 +90,22 @@ class GameOps(LiveOps):
     def publish(self, ctx: GameContext) -> None:
         """``auto_publish``, and an alert for each publication that failed just now."""
         self._report(ctx, auto_publish(ctx))
+
+    def publish_newspapers(self, ctx: GameContext) -> None:
+        """Right after a resolution (in the deadline job), on autopilot: the newspaper only.
+        The day's other posts (the next day's topic, the PMs, the lock) follow at the game's
+        next poll, at once: on a board that hosts many games with one deadline, every
+        game's re-scan and newspaper come before any game's PMs."""
+        if ctx.game.publish.mode != "auto":
+            return
+        outcomes: list[Outcome] = []
+        for day in pending_days(ctx):
+            try:
+                items = [i for i in plan_day(ctx, day) if i.kind == "newspaper"]
+            except ScraperModError:
+                continue                 # said by the full publication at the next poll
+            outcomes += publish_items(ctx, items, retry_after=AUTO_RETRY_SECONDS)
+        self._report(ctx, outcomes)
 
     def chores(self, ctx: GameContext, day: int) -> None:
         self._report(ctx, daytime.run_chores(ctx, day))

@@ -1,4 +1,7 @@
-"""``scraper-mod run FOLDER``: every game folder under FOLDER in one process.
+"""``scraper-mod run FOLDER`` and ``run GAME``: every game folder under FOLDER in one process,
+or the one game (``Host(single=True)``, ``run_alone``): the same daemon, every game the
+whole evening (``autopilot.GameOps``: polls, the deadline's read, re-scan and resolution,
+on autopilot the publications, counts, reminders and alerts; docs/daytime.md).
 
 - ``find_games(folder)``: the game folders (direct subfolders holding ``game.toml``).
 - ``Host``: discovers the games (at start, every ``rescan_seconds`` (60) and at once on
@@ -15,7 +18,10 @@
   turn on one thread, or each on a clock of its own (``lane_clock``).
 - Each game is the one-game ``Daemon`` (its jobs, its log lines prefixed with the game's
   folder name, its errors in its own store); a job that raises anything is logged with the
-  game's name and never stops the others.
+  game's name and never stops the others. The jobs of a lane, in the order they run when
+  due at once: the deadline snapshot, the deadline (re-scan, resolution, the newspaper),
+  the daytime chores (scheduled counts and reminders), the poll (which also posts the rest
+  of a resolved day, the counts on request, the alerts).
 """
 
 from __future__ import annotations
@@ -163,7 +169,7 @@ class Lane:
                 logger.warning("%s", w)
             ops = GameOps(client=client, logger=logger)
             daemon = Daemon(ctx, ops=ops, stop=host.stop, logger=logger,
-                            on_resolved=lambda out: ops.publish(ctx))
+                            on_resolved=lambda out: ops.publish_newspapers(ctx))
             note_start(ctx, ops)
             daemon.start()
             daemon.scheduler.clear()           # the lane runs the game's jobs itself
