@@ -30,7 +30,7 @@ import contextlib
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable
@@ -42,16 +42,12 @@ from ..game.context import open_game
 from .autopilot import GameOps, note_start, note_stop, preflight
 from .boards import BoardRegistry, board_key
 from .lock import GameLock
-from .scheduler import Daemon, RunReport
+from .scheduler import KIND_NAMES, POLL, Daemon, RunReport
 from .scheduler import log as run_log
 
 __all__ = ["find_games", "Host", "Lane", "is_games_folder", "run_alone"]
 
 RESCAN_SECONDS = 60.0
-# job kinds in the order a lane runs what is due at once
-SNAPSHOT, RESCAN, CHORE, POLL = 0, 1, 2, 3
-KIND_NAMES = {SNAPSHOT: "deadline snapshot", RESCAN: "deadline", CHORE: "daytime",
-              POLL: "poll"}
 
 
 def find_games(folder: Path) -> list[Path]:
@@ -83,9 +79,12 @@ class Slot:
     folder: Path
     daemon: Daemon
     lock: GameLock
-    due: dict[int, datetime | None] = field(default_factory=dict)
-    snapshot_done: set[int] = field(default_factory=set)
     seen: int | None = None       # the state file's data_version at the last refresh
+
+    @property
+    def due(self) -> dict[int, datetime | None]:
+        """The game's jobs' next runs (``Daemon.due``: kind -> instant)."""
+        return self.daemon.due
 
 
 class Lane:
@@ -171,8 +170,7 @@ class Lane:
             daemon = Daemon(ctx, ops=ops, stop=host.stop, logger=logger,
                             on_resolved=lambda out: ops.publish_newspapers(ctx))
             note_start(ctx, ops)
-            daemon.start()
-            daemon.scheduler.clear()           # the lane runs the game's jobs itself
+            daemon.start()                     # its jobs planned: the lane runs them
         except Exception as e:  # noqa: BLE001 - a broken game never stops the others
             lock.release()
             if ctx is not None:
@@ -190,8 +188,7 @@ class Lane:
             self._close(slot)
             return
         host.clear_problem(name)
-        slot.due[POLL] = self.clock.now()
-        self._refresh(slot)
+        slot.seen = daemon.ctx.store.data_version()
         self.slots[name] = slot
 
     def _close(self, slot: Slot) -> None:
@@ -208,32 +205,13 @@ class Lane:
         finally:
             slot.lock.release()
 
-    def _snapshot_at(self, slot: Slot, now: datetime) -> datetime | None:
-        d = slot.daemon
-        if d._finished:
-            return None
-        if hasattr(d, "next_read_at"):         # RULES R2.11: the daemon's read at the deadline
-            return d.next_read_at(now)
-        day = d.current_day()
-        if day in slot.snapshot_done:
-            return None
-        deadline = d.calendar().deadline(day)
-        return deadline if now < deadline + d.grace() else None
-
     def _refresh(self, slot: Slot, seen: int | None = None) -> None:
-        """The game's next jobs; ``seen``: its state file's data_version from before what
-        they were worked out from was read (another process's write after it is caught by
-        the next ``refresh_all``)."""
+        """The game's next jobs (``Daemon.plan``); ``seen``: its state file's data_version
+        from before what they were worked out from was read (another process's write after
+        it is caught by the next ``refresh_all``)."""
         d = slot.daemon
         slot.seen = d.ctx.store.data_version() if seen is None else seen
-        now = self.clock.now()
-        slot.due[RESCAN] = d.next_deadline_at(now)
-        slot.due[SNAPSHOT] = self._snapshot_at(slot, now)
-        if getattr(d.ops, "chores", None) is not None:
-            slot.due[CHORE] = d.next_chore_at(now)
-        if d._day_changed:
-            d._day_changed = False
-            slot.due[POLL] = now
+        d.plan()
 
     def _run(self, slot: Slot, kind: int) -> None:
         d = slot.daemon
@@ -260,22 +238,9 @@ class Lane:
             self.host._rescan.set()            # wake the host: ``single`` ends here
 
     def _job(self, slot: Slot, kind: int, seen: int) -> None:
-        """One job of the game, then its next jobs worked out (a poll's: in the same view of
-        the game's settings, ``Store.steady``)."""
-        d = slot.daemon
-        if kind == SNAPSHOT:
-            if hasattr(d, "read_job"):
-                d._guard("deadline read", d.read_job)()
-            else:
-                slot.snapshot_done.add(d.current_day())
-                d._guard("poll", d.poll_job)()
-        elif kind == RESCAN:
-            d._guard("deadline", d.deadline_job)()
-        elif kind == CHORE:
-            d._guard("daytime", d.chore_job)()
-        else:
-            d._guard("poll", d.poll_job)()
-            slot.due[POLL] = d.next_poll_at(self.clock.now())
+        """One job of the game (``Daemon.run_job``), then its next jobs worked out (a poll's:
+        in the same view of the game's settings, ``Store.steady``)."""
+        slot.daemon.run_job(kind, plan=False)
         self._refresh(slot, seen)
 
     def next_due(self) -> tuple[datetime, int, str] | None:
