@@ -87,12 +87,17 @@ def cores_text(cpus: set[int]) -> str:
     return ("CPU " if len(cpus) == 1 else "CPUs ") + ", ".join(map(str, sorted(cpus)))
 
 
-def _serve(conn, language: str, shared, tz, cpus: set[int] | None = None) -> None:
+def _serve(conn, language: str, shared, tz, cpus: set[int] | None = None,
+           account: tuple[str, str] | None = None) -> None:
     from scraper_mod.demo.localboard import LocalBoard
 
     if cpus:
         os.sched_setaffinity(0, cpus)
-    board = LocalBoard(language=language, clock=_ReadClock(shared, tz)).start()
+    username, password = account or (None, None)
+    # the posts the daemon writes (counts, newspapers) get ids far above the synthetic
+    # posts', which the bench numbers itself ahead of time
+    board = LocalBoard(language=language, clock=_ReadClock(shared, tz), username=username,
+                       password=password, first_post_id=5_000_000).start()
     conn.send(("ok", board.url))
     while True:
         try:
@@ -116,12 +121,13 @@ class BoardProcess:
     processors it runs on (``split_cores``), else any."""
 
     def __init__(self, *, language: str, clock: SharedClock,
-                 cpus: set[int] | None = None) -> None:
+                 cpus: set[int] | None = None, account: tuple[str, str] | None = None) -> None:
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe()
         self._lock = threading.Lock()
         self._proc = ctx.Process(target=_serve, name="LocalBoard",
-                                 args=(child, language, clock.shared, clock.now().tzinfo, cpus),
+                                 args=(child, language, clock.shared, clock.now().tzinfo, cpus,
+                                       account),
                                  daemon=True)
         self._proc.start()
         child.close()

@@ -181,8 +181,10 @@ def _toml_str(s: str) -> str:
 
 def game_toml(*, title: str, start: str, players: list[SynthPlayer], random_list: list[str],
               forum_url: str, topics: dict[int, str], min_delay: float,
-              full_scan_delay: float | None = None, moves_path: str = "moves") -> str:
-    """A game.toml (docs/game-file.md) for a synthetic game."""
+              full_scan_delay: float | None = None, moves_path: str = "moves",
+              publish: str = "", username: str | None = None) -> str:
+    """A game.toml (docs/game-file.md) for a synthetic game; ``publish``: a ``[publish]``
+    table's lines (the autopilot), if any."""
     duty = next(p.nick for p in players if p.role == "mafia")
     lines = [
         "[game]", f"title = {_toml_str(title)}", 'timezone = "Europe/Moscow"',
@@ -190,9 +192,11 @@ def game_toml(*, title: str, start: str, players: list[SynthPlayer], random_list
         "merge_weekends = false", 'language = "ru"', 'host = "admin"',
         "random_list = [" + ", ".join(_toml_str(n) for n in random_list) + "]", "",
         "[forum]", f"url = {_toml_str(forum_url)}", f"min_delay = {min_delay}",
+        *([f"username = {_toml_str(username)}"] if username else []),
         *([f"full_scan_delay = {full_scan_delay}"] if full_scan_delay is not None else []), "",
         "[moves]", 'source = "maildir"', f"path = {_toml_str(moves_path)}", "",
         "[mafia]", f"duty = {_toml_str(duty)}", "",
+        *(["[publish]", publish, ""] if publish else []),
     ]
     for p in players:
         lines += ["[[players]]", f"nick = {_toml_str(p.nick)}", f'role = "{p.role}"',

@@ -80,6 +80,9 @@ def deliver(folder: Path, raw: bytes, at: datetime, n: int) -> None:
     os.rename(tmp, folder / "new" / name)
 
 
+ACCOUNT = ("admin", "bench-host-pw")     # the posting account on every board
+
+
 def run(args, report: Report) -> None:
     need("scraper_mod.demo.localboard", "LocalBoard")
     many = need("scraper_mod.daemon.many", "the many-games host")
@@ -87,6 +90,7 @@ def run(args, report: Report) -> None:
     from scraper_mod.demo.world import ScriptedClock
     from scraper_mod.game.config import ForumConfig
     from scraper_mod.game.context import open_game
+    from scraper_mod.game.publish import game_id
 
     n_games = args.games or (10 if args.quick else 100)
     n_boards = args.boards or (2 if args.quick else 5)
@@ -124,7 +128,9 @@ def run(args, report: Report) -> None:
     split = None if args.shared_cores else split_cores()
     own_cpus = os.sched_getaffinity(0) if split else None
     try:
-        boards += [BoardProcess(language="ru", clock=c, cpus=split[1] if split else None)
+        os.environ["SCRAPER_MOD_FORUM_PASSWORD"] = ACCOUNT[1]     # the autopilot posts
+        boards += [BoardProcess(language="ru", clock=c, cpus=split[1] if split else None,
+                                account=ACCOUNT)
                    for c in clocks]
     except (OSError, RuntimeError, EOFError) as e:
         for b in boards:
@@ -140,11 +146,18 @@ def run(args, report: Report) -> None:
             order = nicks[:]
             rng.shuffle(order)
             tid = board.add_topic(f"Игра {g}. День 1")
+            results = board.add_topic(f"Игра {g}. Итоги")
             folder.mkdir(parents=True)
+            # the whole evening on autopilot: counts at 13:00 and 19:00, reminders at 18:00,
+            # the newspaper, the next day's start, the PMs and the lock after the deadline
+            publish = (f'mode = "auto"\nresults_topic = "{board.topic_url(results)}"\n'
+                       'day_topic = "reply"\ntally_times = ["13:00", "19:00"]\n'
+                       'remind_moves_at = "18:00"')
             (folder / "game.toml").write_text(game_toml(
                 title=f"Бенч {g}", start="2024-04-08", players=players, random_list=order,
                 forum_url=board.url, topics={1: board.topic_url(tid)},
-                min_delay=fc.min_delay, full_scan_delay=fc.full_scan_delay), encoding="utf-8")
+                min_delay=fc.min_delay, full_scan_delay=fc.full_scan_delay,
+                publish=publish, username=ACCOUNT[0]), encoding="utf-8")
             for sub in ("cur", "new", "tmp"):
                 (folder / "moves" / sub).mkdir(parents=True)
             writer = TopicWriter(rng, nicks, next_id=10_000 + g * 1000,
@@ -195,6 +208,7 @@ def run(args, report: Report) -> None:
 
         # every game resolved, as its votes decided
         resolved = {}
+        evening: dict[str, int] = {}
         for folder in sorted(root.iterdir()):
             if not folder.is_dir():
                 continue
@@ -202,8 +216,18 @@ def run(args, report: Report) -> None:
             try:
                 ev = ctx.store.events("resolved")
                 res = ctx.store.resolution(1)
+                done = {(r["kind"], r["recipient"]) for r in
+                        ctx.store.publications(game_id(ctx), 1) if r["status"] == "done"}
             finally:
                 ctx.close()
+            # the whole evening on the board: both counts, the newspaper, the next day's start
+            # (the reminders go to nobody: every role has sent its move by 18:00)
+            kinds = {k for k, _ in done}
+            missing = {"tally", "newspaper", "day-start"} - kinds
+            if missing or len([1 for k, _ in done if k == "tally"]) < 2:
+                raise CannotRun(f"{folder.name}: not on the board: {sorted(missing) or 'a count'}"
+                                f" (posted: {sorted(done)[:8]})")
+            evening[folder.name] = len(done)
             if not ev or res is None:
                 raise CannotRun(f"{folder.name}: day 1 was not resolved")
             got = (res.get("result") or res).get("lynched") or {}
@@ -212,6 +236,9 @@ def run(args, report: Report) -> None:
                                 f"{lynch[folder.name]}")
             resolved[folder.name] = ev[0][0]
 
+        report.info(f"every game's evening on its board: {sum(evening.values())} "
+                    f"publications in all ({min(evening.values())}-{max(evening.values())} "
+                    "a game: two counts, the newspaper, the next day's start, the PMs)")
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         report.add("peak_rss", f"peak RSS {peak_mb:.0f} MB (the daemon's whole process; the "
                    "boards run in their own)", target=f"<= {TARGET_RSS_MB:.0f} MB",

@@ -22,22 +22,33 @@ from .common import print_json
 
 
 def run_folder(args: argparse.Namespace,
-               file_handler: Callable[[Path], logging.Handler]) -> int:
+               file_handler: Callable[[Path], logging.Handler], *,
+               single: Path | None = None) -> int:
+    """The daemon over every game under ``args.game``, or over the one game ``single`` (its
+    folder or file: ``run GAME``, the same daemon with one game)."""
     folder = Path(args.game)
-    lock = GameLock(folder)
-    try:
-        lock.acquire()
-    except ScraperModError:
-        raise ScraperModError(f"{folder}: another 'scraper-mod run' already hosts this folder",
-                              hint="stop it first; each game also has its own lock") from None
+    lock = None
+    if single is None:
+        lock = GameLock(folder)
+        try:
+            lock.acquire()
+        except ScraperModError:
+            raise ScraperModError(f"{folder}: another 'scraper-mod run' already hosts this "
+                                  "folder", hint="stop it first; each game also has its own "
+                                  "lock") from None
+    game_dir = None if single is None else (single if single.is_dir() else single.parent)
     stop = threading.Event()
     handler = None
     try:
         if args.log != "-":
-            handler = file_handler(Path(args.log) if args.log else folder / "run.log")
-            logging.getLogger("scraper_mod").addHandler(handler)
+            handler = file_handler(Path(args.log) if args.log
+                                   else (game_dir or folder) / "run.log")
+            logging.getLogger("scraper_mod").addHandler(handler)   # the poller's too
         daemon_log.setLevel(logging.INFO)
-        host = Host(folder, stop=stop)
+        if handler is not None and single is not None:
+            daemon_log.info("the log is also written to %s",
+                            getattr(handler, "baseFilename", "?"))
+        host = Host(single or folder, stop=stop, single=single is not None)
 
         def on_signal(signum, frame) -> None:
             if signum == signal.SIGHUP:
@@ -55,13 +66,30 @@ def run_folder(args: argparse.Namespace,
         finally:
             for s, h in old.items():
                 signal.signal(s, h)
-        daemon_log.info("stopped (stop); every game let go")
+        if single is None:
+            daemon_log.info("stopped (stop); every game let go")
+        else:
+            _say_stopped(host, Host.name_of(single))
     finally:
         if handler is not None:
             logging.getLogger("scraper_mod").removeHandler(handler)
             handler.close()
-        lock.release()
+        if lock is not None:
+            lock.release()
     return 0
+
+
+def _say_stopped(host: Host, name: str) -> None:
+    report = host.reports.get(name)
+    why = "game over" if name in host.finished else "stop"
+    if report is None:
+        daemon_log.info("stopped (%s)", why)
+        return
+    daemon_log.info("stopped (%s); %d poll%s, resolved day%s %s, %d error%s",
+                    why, report.polls, "" if report.polls == 1 else "s",
+                    "" if len(report.resolved) == 1 else "s",
+                    ", ".join(map(str, report.resolved)) or "none",
+                    len(report.errors), "" if len(report.errors) == 1 else "s")
 
 
 def folder_status_text(data: dict) -> str:

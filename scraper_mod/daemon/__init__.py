@@ -1,2 +1,4 @@
-"""The daemons: ``run GAME`` (one game, ``daemon/scheduler.py``) and ``run FOLDER`` (many games,
-``daemon/many.py``), with the per-board politeness of ``daemon/boards.py``."""
+"""The daemon of ``run GAME`` and ``run FOLDER``: one daemon (``daemon/many.py``'s ``Host``;
+one game is the folder case with one game), each game's jobs (``daemon/scheduler.py``'s
+``Daemon``), its work (``daemon/work.py``, the autopilot ``daemon/autopilot.py``), with the
+per-board politeness of ``daemon/boards.py``."""

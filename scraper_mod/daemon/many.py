@@ -1,4 +1,7 @@
-"""``scraper-mod run FOLDER``: every game folder under FOLDER in one process.
+"""``scraper-mod run FOLDER`` and ``run GAME``: every game folder under FOLDER in one process,
+or the one game (``Host(single=True)``, ``run_alone``): the same daemon, every game the
+whole evening (``autopilot.GameOps``: polls, the deadline's read, re-scan and resolution,
+on autopilot the publications, counts, reminders and alerts; docs/daytime.md).
 
 - ``find_games(folder)``: the game folders (direct subfolders holding ``game.toml``).
 - ``Host``: discovers the games (at start, every ``rescan_seconds`` (60) and at once on
@@ -15,7 +18,10 @@
   turn on one thread, or each on a clock of its own (``lane_clock``).
 - Each game is the one-game ``Daemon`` (its jobs, its log lines prefixed with the game's
   folder name, its errors in its own store); a job that raises anything is logged with the
-  game's name and never stops the others.
+  game's name and never stops the others. The jobs of a lane, in the order they run when
+  due at once: the deadline snapshot, the deadline (re-scan, resolution, the newspaper),
+  the daytime chores (scheduled counts and reminders), the poll (which also posts the rest
+  of a resolved day, the counts on request, the alerts).
 """
 
 from __future__ import annotations
@@ -24,27 +30,24 @@ import contextlib
 import logging
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable
 
 from ..clock import Clock, SystemClock
-from ..daemon.lock import GameLock
-from ..daemon.scheduler import Daemon
-from ..daemon.scheduler import log as run_log
-from ..daemon.work import LiveOps
 from ..errors import ConfigError, ScraperModError
 from ..game.config import GAME_FILE, load_game
 from ..game.context import open_game
+from .autopilot import GameOps, check_login, note_start, note_stop, preflight
 from .boards import BoardRegistry, board_key
+from .lock import GameLock
+from .scheduler import KIND_NAMES, POLL, Daemon, RunReport
+from .scheduler import log as run_log
 
-__all__ = ["find_games", "Host", "Lane", "is_games_folder"]
+__all__ = ["find_games", "Host", "Lane", "is_games_folder", "run_alone"]
 
 RESCAN_SECONDS = 60.0
-# job kinds in the order a lane runs what is due at once
-SNAPSHOT, RESCAN, POLL = 0, 1, 2
-KIND_NAMES = {SNAPSHOT: "deadline snapshot", RESCAN: "deadline", POLL: "poll"}
 
 
 def find_games(folder: Path) -> list[Path]:
@@ -76,9 +79,12 @@ class Slot:
     folder: Path
     daemon: Daemon
     lock: GameLock
-    due: dict[int, datetime | None] = field(default_factory=dict)
-    snapshot_done: set[int] = field(default_factory=set)
     seen: int | None = None       # the state file's data_version at the last refresh
+
+    @property
+    def due(self) -> dict[int, datetime | None]:
+        """The game's jobs' next runs (``Daemon.due``: kind -> instant)."""
+        return self.daemon.due
 
 
 class Lane:
@@ -112,31 +118,40 @@ class Lane:
 
     def names(self) -> set[str]:
         with self._lock:
-            return set(self.slots) | {p.name for p in self._incoming} | self._opening
+            return (set(self.slots) | {self.host.name_of(p) for p in self._incoming}
+                    | self._opening)
 
     # -- in the lane's own thread ----------------------------------------------------------------
     def _take_changes(self) -> None:
         with self._lock:
             incoming, self._incoming = self._incoming, []
             leaving, self._leaving = self._leaving, []
-            self._opening = {p.name for p in incoming}
+            self._opening = {self.host.name_of(p) for p in incoming}
         for name in leaving:
             slot = self.slots.get(name)
             if slot is not None:
                 self.host.info("%s: its folder is gone; let go", name)
                 self._close(slot)
         for folder in incoming:
-            if folder.name not in self.slots:
+            if self.host.name_of(folder) not in self.slots:
                 self._open(folder)
             with self._lock:
-                self._opening.discard(folder.name)
+                self._opening.discard(self.host.name_of(folder))
 
     def _open(self, folder: Path) -> None:
-        host, name = self.host, folder.name
-        lock = GameLock(folder)
+        """Start one game: its lock, its state, its checks, its ops (the whole evening:
+        ``autopilot.GameOps``) on the board's shared client, its crash check. A game that
+        cannot be started is named and tried again at the next rescan; with ``single``
+        (``run GAME``) the run ends with the error instead."""
+        host = self.host
+        name = host.name_of(folder)
+        lock = GameLock(folder if folder.is_dir() else folder.parent)
         try:
             lock.acquire()
         except ScraperModError as e:
+            if host.single:
+                host.fail(e)
+                return
             host.note_problem(name, f"left alone: {e}", level=logging.INFO)
             return
         ctx = None
@@ -145,16 +160,25 @@ class Lane:
             if not ctx.game.forum.url:
                 raise ConfigError("no board to read", path=str(ctx.game.path), key="forum.url",
                                   hint='e.g. url = "https://forum.example.org/"')
-            ctx.calendar().deadline(1)         # a bad moved deadline fails here, clearly
+            warnings = preflight(ctx, strict=host.single)
             client = host.registry.client(ctx.game, self.clock)
-            logger = _Prefixed(run_log, {"game": name})
-            daemon = Daemon(ctx, ops=LiveOps(client=client), stop=host.stop, logger=logger)
-            daemon.start()
-            daemon.scheduler.clear()           # the lane runs the game's jobs itself
+            ctx.client = client                # publishing too: one session, one pace
+            logger = run_log if host.single else _Prefixed(run_log, {"game": name})
+            for w in warnings:
+                logger.warning("%s", w)
+            ops = GameOps(client=client, logger=logger)
+            daemon = Daemon(ctx, ops=ops, stop=host.stop, logger=logger,
+                            on_resolved=lambda out: ops.publish_newspapers(ctx))
+            note_start(ctx, ops)
+            check_login(ctx, ops)
+            daemon.start()                     # its jobs planned: the lane runs them
         except Exception as e:  # noqa: BLE001 - a broken game never stops the others
             lock.release()
             if ctx is not None:
                 ctx.close()
+            if host.single:
+                host.fail(e)
+                return
             why = str(e) if isinstance(e, ScraperModError) else f"internal error: {e!r}"
             host.note_problem(name, f"cannot be started: {why}; tried again in "
                               f"{host.rescan_seconds:.0f} s")
@@ -165,41 +189,30 @@ class Lane:
             self._close(slot)
             return
         host.clear_problem(name)
-        slot.due[POLL] = self.clock.now()
-        self._refresh(slot)
+        slot.seen = daemon.ctx.store.data_version()
         self.slots[name] = slot
 
     def _close(self, slot: Slot) -> None:
         self.slots.pop(slot.name, None)
+        d = slot.daemon
+        d.report.winner = d.report.winner or d.winner()
+        self.host.reports[slot.name] = d.report
         try:
-            slot.daemon.ctx.close()
+            note_stop(d.ctx)
+        except Exception:  # noqa: BLE001 - the state file failed: the next start says so
+            pass
+        try:
+            d.ctx.close()
         finally:
             slot.lock.release()
 
-    def _snapshot_at(self, slot: Slot, now: datetime) -> datetime | None:
-        d = slot.daemon
-        if d._finished:
-            return None
-        if hasattr(d, "next_read_at"):         # RULES R2.11: the daemon's read at the deadline
-            return d.next_read_at(now)
-        day = d.current_day()
-        if day in slot.snapshot_done:
-            return None
-        deadline = d.calendar().deadline(day)
-        return deadline if now < deadline + d.grace() else None
-
     def _refresh(self, slot: Slot, seen: int | None = None) -> None:
-        """The game's next jobs; ``seen``: its state file's data_version from before what
-        they were worked out from was read (another process's write after it is caught by
-        the next ``refresh_all``)."""
+        """The game's next jobs (``Daemon.plan``); ``seen``: its state file's data_version
+        from before what they were worked out from was read (another process's write after
+        it is caught by the next ``refresh_all``)."""
         d = slot.daemon
         slot.seen = d.ctx.store.data_version() if seen is None else seen
-        now = self.clock.now()
-        slot.due[RESCAN] = d.next_deadline_at(now)
-        slot.due[SNAPSHOT] = self._snapshot_at(slot, now)
-        if d._day_changed:
-            d._day_changed = False
-            slot.due[POLL] = now
+        d.plan()
 
     def _run(self, slot: Slot, kind: int) -> None:
         d = slot.daemon
@@ -218,26 +231,17 @@ class Lane:
             self._close(slot)
             return
         if d._finished:
-            self.host.info("%s: the game is over (%s wins); let go", slot.name,
-                           d.report.winner or d.winner())
+            if not self.host.single:
+                self.host.info("%s: the game is over (%s wins); let go", slot.name,
+                               d.report.winner or d.winner())
             self.host.finished.add(slot.name)
             self._close(slot)
+            self.host._rescan.set()            # wake the host: ``single`` ends here
 
     def _job(self, slot: Slot, kind: int, seen: int) -> None:
-        """One job of the game, then its next jobs worked out (a poll's: in the same view of
-        the game's settings, ``Store.steady``)."""
-        d = slot.daemon
-        if kind == SNAPSHOT:
-            if hasattr(d, "read_job"):
-                d._guard("deadline read", d.read_job)()
-            else:
-                slot.snapshot_done.add(d.current_day())
-                d._guard("poll", d.poll_job)()
-        elif kind == RESCAN:
-            d._guard("deadline", d.deadline_job)()
-        else:
-            d._guard("poll", d.poll_job)()
-            slot.due[POLL] = d.next_poll_at(self.clock.now())
+        """One job of the game (``Daemon.run_job``), then its next jobs worked out (a poll's:
+        in the same view of the game's settings, ``Store.steady``)."""
+        slot.daemon.run_job(kind, plan=False)
         self._refresh(slot, seen)
 
     def next_due(self) -> tuple[datetime, int, str] | None:
@@ -291,7 +295,7 @@ class Lane:
             self.cpu_seconds = time.thread_time() - cpu
 
     def _loop(self, until: datetime | None, last_refresh: datetime) -> None:
-        while not self.host.stop.is_set():
+        while not self.host.stop.is_set() and not self.host.over():
             if until is not None and self.clock.now() >= until:
                 break
             self.run_pending()
@@ -319,14 +323,23 @@ class Lane:
 
 class Host:
     """Every game under ``folder`` (module docstring). ``run(until=None)`` returns when
-    ``stop`` is set (SIGTERM) or the clock reaches ``until``."""
+    ``stop`` is set (SIGTERM) or the clock reaches ``until``.
+
+    ``single=True``: ``folder`` is one game (its folder or its file): ``run GAME``, the same
+    daemon with one game. Its log lines carry no game prefix, a game that cannot be started
+    ends the run with that error (``run`` raises it), and the run ends when the game is
+    over. ``reports``: each game's ``RunReport`` once let go."""
 
     def __init__(self, folder: Path, *, clock: Clock | None = None,
                  stop: threading.Event | None = None, threaded: bool | None = None,
                  lane_clock: Callable[[str], Clock] | None = None,
                  rescan_seconds: float = RESCAN_SECONDS, record: bool = False,
-                 logger: logging.Logger | None = None) -> None:
+                 logger: logging.Logger | None = None, single: bool = False) -> None:
         self.folder = Path(folder)
+        self.single = single
+        self.reports: dict[str, RunReport] = {}
+        self.fatal: BaseException | None = None
+        self.stopped = False
         self.clock = clock or SystemClock()
         self.stop = stop or threading.Event()
         self.threaded = (isinstance(self.clock, SystemClock) or lane_clock is not None
@@ -342,6 +355,17 @@ class Host:
         self._plock = threading.Lock()
 
     # -- messages ---------------------------------------------------------------------------
+    @staticmethod
+    def name_of(path: Path) -> str:
+        """A game's name: its folder's."""
+        path = Path(path)
+        return path.name if path.is_dir() or not path.suffix else path.parent.name
+
+    def fail(self, e: BaseException) -> None:
+        """``single``: the one game cannot be run: the run stops and ``run`` raises ``e``."""
+        self.fatal = e
+        self.stop.set()
+
     def info(self, msg: str, *args: object) -> None:
         self.log.info(msg, *args)
 
@@ -375,7 +399,10 @@ class Host:
 
     def discover(self) -> None:
         """Hand new game folders to their boards' lanes; let removed ones go."""
-        present = {p.name: p for p in find_games(self.folder)}
+        if self.single:
+            present = {self.name_of(self.folder): self.folder}
+        else:
+            present = {p.name: p for p in find_games(self.folder)}
         for lane in self.lanes.values():
             for name in lane.names() - set(present):
                 lane.remove(name)
@@ -389,10 +416,15 @@ class Host:
             try:
                 game = load_game(folder)
             except ScraperModError as e:
+                if self.single:
+                    raise
                 self.note_problem(name, f"cannot be started: {e}; tried again in "
                                   f"{self.rescan_seconds:.0f} s")
                 continue
             if not game.forum.url:
+                if self.single:
+                    raise ConfigError("no board to read", path=str(game.path), key="forum.url",
+                                      hint='e.g. url = "https://forum.example.org/"')
                 self.note_problem(name, f"cannot be started: {game.path}: forum.url: no board "
                                   "to read (e.g. url = \"https://forum.example.org/\")")
                 continue
@@ -419,12 +451,27 @@ class Host:
 
     # -- the loop -----------------------------------------------------------------------------
     def run(self, *, until: datetime | None = None) -> None:
+        try:
+            self._run(until)
+        finally:
+            self.stopped = self.stop.is_set() and self.fatal is None   # by SIGTERM, not us
+            self.shutdown()
+        if self.fatal is not None:
+            raise self.fatal
+
+    def over(self) -> bool:
+        """``single``: the one game is over (or cannot be run)."""
+        return self.single and (bool(self.finished) or self.fatal is not None)
+
+    def _run(self, until: datetime | None) -> None:
         self._until = until
-        self.info("hosting the games under %s", self.folder)
+        if not self.single:
+            self.info("hosting the games under %s", self.folder)
         self.discover()
-        self._say_games()
+        if not self.single:
+            self._say_games()
         next_scan = self.clock.now() + timedelta(seconds=self.rescan_seconds)
-        while not self.stop.is_set():
+        while not self.stop.is_set() and not self.over():
             now = self.clock.now()
             if until is not None and now >= until:
                 break
@@ -433,7 +480,7 @@ class Host:
                 self._rescan.clear()
                 before = self.hosted()
                 self.discover()
-                if hup or self.hosted() != before:
+                if (hup or self.hosted() != before) and not self.single:
                     self._say_games()
                 next_scan = now + timedelta(seconds=self.rescan_seconds)
             if self.threaded:
@@ -448,13 +495,17 @@ class Host:
                 continue
             for lane in list(self.lanes.values()):
                 lane.run_pending()
+            if self.over():
+                break
             idle = [i for i in (lane.idle_seconds() for lane in self.lanes.values())
                     if i is not None]
             wait = min([(next_scan - self.clock.now()).total_seconds(), *idle])
             if until is not None:
                 wait = min(wait, (until - self.clock.now()).total_seconds())
-            self.clock.sleep(max(0.0, wait))
-        self.shutdown()
+            if isinstance(self.clock, SystemClock):
+                self.stop.wait(max(0.0, wait))     # a signal sets stop: wake at once
+            else:
+                self.clock.sleep(max(0.0, wait))
 
     def _wait_lanes(self, until) -> None:
         for lane in list(self.lanes.values()):
@@ -480,3 +531,19 @@ class Host:
                 lane.thread.join(timeout=60)
             else:
                 lane.close_all()
+
+
+def run_alone(game: Path, *, clock: Clock | None = None, stop: threading.Event | None = None,
+              until: datetime | None = None,
+              logger: logging.Logger | None = None) -> RunReport:
+    """``run GAME``: the daemon of ``run FOLDER`` with the one game ``game`` (its folder or
+    its file); returns when the game is over, ``stop`` is set or the clock reaches
+    ``until``. Raises what keeps the game from starting (its lock held, a bad game file)."""
+    stop = stop or threading.Event()
+    host = Host(Path(game), clock=clock, stop=stop, single=True, logger=logger)
+    host.run(until=until)
+    name = host.name_of(Path(game))
+    report = host.reports.get(name) or RunReport()
+    report.stopped_by = ("game over" if name in host.finished else
+                         "stop" if host.stopped else "until")
+    return report

@@ -1,4 +1,4 @@
-"""The unattended daemon behind ``scraper-mod run GAME``.
+"""One game's jobs in the daemon behind ``scraper-mod run`` (``daemon/many.py``).
 
 It keeps the game's time (the injected ``Clock``: the real one for hosts, a ``FakeClock`` for
 tests and the demo), and does three kinds of work, each a plain function of
@@ -6,19 +6,25 @@ tests and the demo), and does three kinds of work, each a plain function of
 that tests can hand it fakes: poll the day's topic and the move source, resolve a day whose
 deadline has passed, find the next day's topic.
 
-The timing is ``daemon.jobs``: jobs whose next run is a function of the injected clock:
+The timing: four jobs whose next run is a function of the injected clock and the store
+(``plan``; ``next_due`` and ``run_job`` run them, in the lane of ``daemon/many.py``, which
+hosts every game of ``scraper-mod run``, or in ``Daemon.run`` for one embedded game: the
+demo, the tests). When several are due at once they run in this order:
 
-* a **poll job**: every ``poll_minutes`` (default 5), every ``final_poll_minutes`` (1) in the
-  last ``final_window_minutes`` (30) before the deadline;
-* a **deadline-read job** at the deadline itself (RULES R2.11): the first request after it
-  reads the day's last page and keeps the version of every post shown (``read_at_deadline``),
-  so that an edit the board writes no notice for (the topic's last post) made after the deadline
-  is told apart at the final count; no other poll comes between the deadline and it;
-* a **deadline job**: at deadline + ``grace_seconds`` (60 s, for posts stamped 19:59:59 but
-  served late) it runs the final full re-scan and the last read of the move source, resolves,
-  logs where the posts are, and opens the next day. A day whose re-scan fails (the forum is
-  down) is never resolved on a partial topic: the job retries every ``final_poll_minutes``
-  until the forum answers.
+* the **deadline-read job** (``SNAPSHOT``) at the deadline itself (RULES R2.11): the first
+  request after it reads the day's last page and keeps the version of every post shown
+  (``read_at_deadline``), so that an edit the board writes no notice for (the topic's last post)
+  made after the deadline is told apart at the final count; no other poll comes between the
+  deadline and it;
+* the **deadline job** (``RESCAN``): at deadline + ``grace_seconds`` (60 s, for posts stamped
+  19:59:59 but served late) it runs the final full re-scan and the last read of the move
+  source, resolves, logs where the posts are (on autopilot posts the newspaper), and opens
+  the next day. A day whose re-scan fails (the forum is down) is never resolved on a
+  partial topic: the job retries every ``final_poll_minutes`` until the forum answers;
+* the **daytime job** (``CHORE``, when the ops have chores: the autopilot's scheduled counts
+  and reminders, docs/daytime.md);
+* the **poll job** (``POLL``): every ``poll_minutes`` (default 5), every
+  ``final_poll_minutes`` (1) in the last ``final_window_minutes`` (30) before the deadline.
 
 Which days are resolved lives in the store, so a restart (mid-day, or after missed deadlines)
 simply picks up: every missed deadline is caught up once, in order, and the log says so.
@@ -27,6 +33,9 @@ and from ``scraper-mod day move``, kept in the store's ``moved_deadlines``).
 
 One daemon per game: ``daemon/lock.py``'s ``GameLock``. Where a game stands: ``daemon/status.py``.
 """
+
+# long: one game's jobs, their timing, order and messages in one place, shared by the lane
+# of daemon/many.py and Daemon.run
 
 from __future__ import annotations
 
@@ -52,13 +61,16 @@ from ..game.resolve import finish_cascade
 from ..posts.dayfolder import day_start_name
 from ..posts.numbers import number_ranges
 from ..rules.calendar import Calendar
-from .jobs import ClockJob, ClockScheduler, naive_utc
 from .status import fmt_delta
 from .work import DaemonOps, LiveOps, Resolution
 
 log = logging.getLogger("scraper_mod.run")
 
 JOB_RU = {"deadline": "итоги в срок", "poll": "чтение форума", "deadline read": "чтение в срок"}
+# the game's jobs, in the order they run when due at once (``Daemon.due``, ``run_job``)
+SNAPSHOT, RESCAN, CHORE, POLL = 0, 1, 2, 3
+KIND_NAMES = {SNAPSHOT: "deadline snapshot", RESCAN: "deadline", CHORE: "daytime",
+              POLL: "poll"}
 MIN_INTERVAL = 1.0  # seconds: a cadence of 0 in the game file means "as often as sensible"
 
 
@@ -96,7 +108,7 @@ class Daemon:
         self.on_resolved = on_resolved
         self.log = logger or log
         self.report = RunReport()
-        self.scheduler = ClockScheduler(ctx.clock)
+        self.due: dict[int, datetime | None] = {}   # job kind -> its next run
         self._retry_at: datetime | None = None      # the deadline job's retry after a failure
         self._warned_no_topic: set[int] = set()
         self._warned: set[tuple[str, int]] = set()
@@ -105,10 +117,6 @@ class Daemon:
         self._announced: set[int] = set()
         self._game_mtime = self._mtime()
         self._finished = False
-        self._poll_job: ClockJob | None = None
-        self._deadline_job: ClockJob | None = None
-        self._read_job: ClockJob | None = None
-        self._chore_job: ClockJob | None = None      # counts and reminders (ops.chores)
         self._read_done: set[tuple[int, datetime]] = set()   # (day, deadline) read (R2.11)
 
     # -- time and days ------------------------------------------------------------------------
@@ -240,6 +248,12 @@ class Daemon:
         look again after its deadline (the next day's are planned then)."""
         if self._finished:
             return None
+        if self.due_days(now):
+            # past the deadline: the deadline job comes first (or its retry), then the
+            # next day's chores are planned; never a chore due again and again meanwhile
+            nxt = self.next_deadline_at(now)
+            return (nxt if nxt is not None and nxt > now else
+                    now + timedelta(seconds=self._seconds(self._cfg().final_poll_minutes)))
         day = self.current_day()
         at = self.ops.next_chore_at(self.ctx, day, now)  # type: ignore[attr-defined]
         return at if at is not None else self.calendar().deadline(day) + self.grace()
@@ -482,11 +496,22 @@ class Daemon:
                 self.report.errors.append(f"{name}: {e!r}")
                 self.log.exception("[%s] internal error in the %s job (please report it); "
                                    "the daemon goes on", self.stamp(), name)
+                self._tell_internal(f"internal error in the {name} job: {e!r}")
         return job
 
+    def _tell_internal(self, msg: str) -> None:
+        """Keep an internal error in the state file and tell the host (alert ``internal``)."""
+        try:
+            self.ctx.store.log_event("error", {"message": msg}, at=self.now())
+            tell = getattr(self.ops, "alert", None)
+            if tell is not None:
+                tell(self.ctx, "internal", msg, None)
+        except Exception as e:  # noqa: BLE001 - telling never stops the daemon
+            self._say(logging.WARNING, f"the host could not be alerted: {e!r}")
+
     def start(self) -> None:
-        """Announce the game and set up the jobs (``run`` calls it)."""
-        if self._poll_job is not None:
+        """Announce the game and plan its jobs (the lane, or ``run``, calls it once)."""
+        if self.due:
             return
         redone = finish_cascade(self.ctx)     # a re-resolution a crash cut short
         if redone:
@@ -517,21 +542,51 @@ class Daemon:
                       number_ranges(due), "them" if len(due) > 1 else "it")
             self.report.caught_up.extend(due)
             self._announced.update(due)
-        self._deadline_job = self.scheduler.add("deadline", self.next_deadline_at,
-                                                self._guard("deadline", self.deadline_job))
-        self._poll_job = self.scheduler.add("poll", self.next_poll_at,
-                                            self._guard("poll", self.poll_job))
-        if getattr(self.ops, "read_deadline", None) is not None:
-            self._read_job = self.scheduler.add("deadline read", self.next_read_at,
-                                                self._guard("deadline read", self.read_job))
+        self.due = {POLL: now}            # a due deadline first, then a poll right away
+        self.plan()
+
+    # -- the jobs' timing and running (the lane of daemon/many.py, or ``run``) -----------------
+    def plan(self) -> None:
+        """Each job's next run, from the clock and the store (a resolved day, a moved
+        deadline); after a resolution the new day is polled at once."""
+        now = self.now()
+        self.due[RESCAN] = self.next_deadline_at(now)
+        snap = (self.next_read_at(now) if getattr(self.ops, "read_deadline", None) is not None
+                else None)
+        if snap is not None and snap <= now and self._read_pending(now) is None:
+            snap = None       # catching up on missed days: nothing to read, never due again
+        self.due[SNAPSHOT] = snap
         if getattr(self.ops, "chores", None) is not None:
-            self._chore_job = self.scheduler.add("daytime", self.next_chore_at,
-                                                 self._guard("daytime", self.chore_job))
-        # A due deadline first (its next run is in the past), then a poll right away.
-        self._poll_job.next_run = naive_utc(now)
+            self.due[CHORE] = self.next_chore_at(now)
+        if self._day_changed:
+            self._day_changed = False
+            self.due[POLL] = now
+        if self._finished:
+            self.due = {}
+
+    def next_due(self, now: datetime) -> tuple[int, datetime] | None:
+        """The job to run now (the first kind due), else None."""
+        due = [(kind, at) for kind, at in self.due.items() if at is not None and at <= now]
+        return min(due) if due else None
+
+    def run_job(self, kind: int, *, plan: bool = True) -> None:
+        """Run one job (its errors are said, ``_guard``), then (``plan``) plan the next runs."""
+        if kind == SNAPSHOT:
+            self._guard("deadline read", self.read_job)()
+        elif kind == RESCAN:
+            self._guard("deadline", self.deadline_job)()
+        elif kind == CHORE:
+            self._guard("daytime", self.chore_job)()
+        else:
+            self._guard("poll", self.poll_job)()
+            self.due[POLL] = self.next_poll_at(self.now())
+        if plan:
+            self.plan()
 
     def run(self, *, until: datetime | None = None) -> RunReport:
-        """Run until the game is over, ``stop`` is set, or the clock reaches ``until``."""
+        """Run until the game is over, ``stop`` is set, or the clock reaches ``until``: this
+        one open game's jobs, as a lane of ``run`` runs them (``next_due``, ``run_job``),
+        for the demo and the tests; ``scraper-mod run`` itself is ``daemon.many.Host``."""
         self.start()
         while True:
             if self._finished:
@@ -544,29 +599,19 @@ class Daemon:
             if until is not None and now >= until:
                 self.report.stopped_by = "until"
                 break
-            self.scheduler.run_pending()
-            if self._finished or self.stop.is_set():
+            job = self.next_due(now)
+            if job is not None:
+                self.run_job(job[0])
                 continue
-            # The deadline's instant is a function of the store (a resolved day, a moved
-            # deadline); after a resolution the new day is polled at once.
-            if self._deadline_job in self.scheduler.jobs:
-                self._deadline_job.reschedule()
-            for job in (self._read_job, self._chore_job):
-                if job in self.scheduler.jobs:
-                    job.reschedule()
-            if self._day_changed and self._poll_job in self.scheduler.jobs:
-                self._day_changed = False
-                self._poll_job.next_run = naive_utc(self.now())
-            idle = self.scheduler.idle_seconds
-            if idle is None:
+            runs = [at for at in self.due.values() if at is not None]
+            if not runs:
                 self.report.stopped_by = "game over"
                 break
-            wait = max(0.0, idle)
+            wait = (min(runs) - now).total_seconds()
             if until is not None:
-                wait = min(wait, (until - self.now()).total_seconds())
+                wait = min(wait, (until - now).total_seconds())
             self._sleep(max(0.0, wait))
-        self.scheduler.clear()
-        self._poll_job = self._deadline_job = self._read_job = self._chore_job = None
+        self.due = {}
         self.report.winner = self.report.winner or self.winner()
         return self.report
 

@@ -1,7 +1,8 @@
 """The daemon's work as plain functions, and the one ``DaemonOps`` that does it for real.
 
-* ``poll_once(ctx, day, full=...)``: read the day's topic (incrementally; a full re-scan at
-  the deadline) and the move source, store what is new;
+* ``LiveOps.poll(ctx, day, full=...)``: read the day's topic (``game.poll.poll_day``, the one
+  poll path; incrementally, a full re-scan at the deadline) and the move source, store what
+  is new;
 * ``resolve_due(ctx, day)``: resolve a day whose deadline has passed and write ``out/day-N/``;
 * ``open_next_day(ctx, day)``: find the day's topic: ``[[days]]`` in the game file,
   ``scraper-mod day open GAME N URL``, or the newest topic of ``[forum] forum`` whose title
@@ -19,12 +20,13 @@ from typing import Protocol, cast
 
 from ..errors import ForumError, MailboxError
 from ..forum.client import ForumClient
-from ..forum.poller import DeadlineRead, poll_topic, read_at_deadline
+from ..forum.poller import DeadlineRead, read_at_deadline
 from ..game.connect import game_board, game_client, make_client
 from ..game.context import GameContext
 from ..game.daytopic import own_day_topic, topic_title_regex  # noqa: F401
 from ..game.intake import poll_moves
 from ..game.movesource import source_for
+from ..game.poll import poll_day_topics
 from ..game.resolve import resolve_day_files
 from ..moves.sources import FetchReport
 from ..store import Store
@@ -123,58 +125,6 @@ def poll_moves_once(ctx: GameContext, *, answer: bool = True,
     return len(fetch.new), errors
 
 
-def poll_once(ctx: GameContext, day: int, *, full: bool = False,
-              client: ForumClient | None = None,
-              answer_moves: bool = True) -> PollResult:
-    """Poll day ``day``'s topic (a full re-scan when ``full``) and the move source.
-
-    A full re-scan that cannot read every page raises (the caller holds the resolution);
-    an incremental poll reports its problems in ``errors``. A move-source error is reported
-    in ``move_error`` by an incremental poll, so one broken mailbox does not stop the vote
-    count, and raised by the final (full) poll, so no day is resolved without its moves.
-    """
-    topic = ctx.topic_for_day(day)
-    report = None
-    if topic:
-        client = client or make_client(ctx)
-        report = poll_topic(client, ctx.store, topic, now=ctx.now, full=full,
-                            board_tz=ctx.game.timezone, board=game_board(ctx, client))
-    vote_errors: tuple[str, ...] = ()
-    vote_topic = ctx.vote_topic_for_day(day) if topic else None
-    if vote_topic:       # R2.17: the day's voting topic, read like the day's topic
-        vr = poll_topic(cast(ForumClient, client), ctx.store, vote_topic, now=ctx.now,
-                        full=full, board_tz=ctx.game.timezone,
-                        board=game_board(ctx, cast(ForumClient, client)))
-        vote_errors = tuple(vr.errors) + (() if vr.complete or not full
-                                          else ("the voting topic's last page was not reached",))
-    move_error = None
-    move_problems: tuple[str, ...] = ()
-    try:
-        new_moves, move_problems = poll_moves_once(ctx, answer=full or answer_moves,
-                                                   client=client)
-    except MailboxError as e:
-        if full:
-            raise
-        new_moves, move_error = 0, str(e)
-
-    def n(name: str) -> int:
-        v = getattr(report, name, 0) if report is not None else 0
-        return len(v) if isinstance(v, (list, tuple, set, frozenset, dict)) else int(v or 0)
-
-    errors = tuple(getattr(report, "errors", ()) or ()) + vote_errors + move_problems
-    if full and report is not None and (errors or not getattr(report, "complete", True)):
-        first = errors[0] if errors else "the last page was not reached"
-        raise ForumError(f"the final re-scan of day {day}'s topic is incomplete: {first}",
-                         url=topic, hint="it is tried again until the board answers")
-    if full and move_problems:
-        raise MailboxError(f"the last read of the moves failed: {move_problems[0]}",
-                           hint="check the message named; it is tried again")
-    return PollResult(day=day, topic=topic, full=full, requests=n("requests"),
-                      new_posts=n("new_posts"), new_versions=n("new_versions"),
-                      deleted=n("deleted"), pages=n("pages"), new_moves=new_moves,
-                      move_error=move_error, errors=errors)
-
-
 def resolve_due(ctx: GameContext, day: int) -> Resolution:
     """Resolve day ``day`` (its deadline has passed and its final re-scan is done) and write
     ``out/day-N/`` (``resolving.resolve_day_files``, offline: the daemon re-scanned already).
@@ -231,11 +181,45 @@ class LiveOps:
         return self._client
 
     def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult:
-        client = self.client(ctx) if ctx.topic_for_day(day) else None
-        res = poll_once(ctx, day, full=full, client=client,
-                        answer_moves=not self._answered_once)
+        """Poll day ``day``'s topic (a full re-scan when ``full``: ``game.poll.poll_day``, the
+        one poll path) and the move source.
+
+        A full re-scan that cannot read every page raises (the caller holds the resolution);
+        an incremental poll reports its problems in ``errors``. A move-source error is
+        reported in ``move_error`` by an incremental poll, so one broken mailbox does not stop
+        the vote count, and raised by the final (full) poll, so no day is resolved without
+        its moves. The first poll of the daemon answers any move letter left from before.
+        """
+        topic = ctx.topic_for_day(day)
+        client = self.client(ctx) if topic else None
+        # R2.17: the day's voting topic too, when the house has one
+        reports = (poll_day_topics(ctx, day, full=full, client=client,
+                                   board=game_board(ctx, client)) if client is not None else [])
+        answer_moves = full or not self._answered_once
         self._answered_once = True
-        return res
+        move_error = None
+        move_problems: tuple[str, ...] = ()
+        try:
+            new_moves, move_problems = poll_moves_once(ctx, answer=answer_moves, client=client)
+        except MailboxError as e:
+            if full:
+                raise
+            new_moves, move_error = 0, str(e)
+        errors = tuple(e for r in reports for e in r.errors) + move_problems
+        if full and reports and (errors or not all(r.complete for r in reports)):
+            first = errors[0] if errors else "the last page was not reached"
+            raise ForumError(f"the final re-scan of day {day}'s topic is incomplete: {first}",
+                             url=topic, hint="it is tried again until the board answers")
+        if full and move_problems:
+            raise MailboxError(f"the last read of the moves failed: {move_problems[0]}",
+                               hint="check the message named; it is tried again")
+        return PollResult(day=day, topic=topic, full=full,
+                          requests=sum(r.requests for r in reports),
+                          new_posts=sum(len(r.new_posts) for r in reports),
+                          new_versions=sum(len(r.new_versions) for r in reports),
+                          deleted=sum(len(r.deleted) for r in reports),
+                          pages=sum(len(r.pages) for r in reports),
+                          new_moves=new_moves, move_error=move_error, errors=errors)
 
     def resolve(self, ctx: GameContext, day: int) -> Resolution:
         return resolve_due(ctx, day)

@@ -65,7 +65,8 @@ __all__ = ["Chore", "scheduled_chores", "next_chore_at", "run_chores", "answer_r
 
 LATE_MINUTES = 15                   # a scheduled count or reminder later than this is skipped
 ALERT_EVERY = timedelta(hours=1)    # at most one alert of a kind per this long
-ALERT_KINDS = ("deadline-read", "rescan", "publish", "login", "vote", "mail", "restart")
+ALERT_KINDS = ("deadline-read", "rescan", "publish", "login", "vote", "mail", "restart",
+               "internal")
 
 
 @dataclass(frozen=True)

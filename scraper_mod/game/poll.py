@@ -1,5 +1,9 @@
-"""Polling an open game's day topic: the topic of the day from the game, the game's client
-(or one for the topic's board when the game names none), ``forum.poller.poll_topic``.
+"""Polling an open game's day topics: the one poll path of the commands (``scraper-mod poll``,
+``tally``, the re-scan) and the daemon (``daemon/work.py``'s ``LiveOps``).
+
+``poll_day(ctx, day, full=..., client=..., board=...)``: the topic of the day from the game,
+the game's client (or one for the topic's board when the game names none), the game's
+``Board`` when the caller has it (the daemon: ``game_board``), ``forum.poller.poll_topic``.
 ``poll_day_topics`` reads the day's voting topic too, when the house has one (R2.17).
 """
 
@@ -9,6 +13,7 @@ from dataclasses import replace
 
 from ..errors import ConfigError, TopicNotFoundError
 from ..forum.client import ForumClient
+from ..forum.engine import Board
 from ..forum.poller import PollReport, canonical_topic_url, poll_topic
 from .connect import client_for_game, game_client
 from .context import GameContext
@@ -17,8 +22,10 @@ __all__ = ["poll_day", "poll_day_topics"]
 
 
 def poll_day(ctx: GameContext, day: int | None = None, *, full: bool = False,
-             client: ForumClient | None = None) -> PollReport | None:
-    """Poll the topic of ``day`` (default: the current day) of an open game.
+             client: ForumClient | None = None,
+             board: Board | None = None) -> PollReport | None:
+    """Poll the topic of ``day`` (default: the current day) of an open game; a full re-scan
+    when ``full``. ``board``: the game's Board (default: the one the topic's address names).
 
     Returns None when the day has no topic yet.
     """
@@ -27,22 +34,23 @@ def poll_day(ctx: GameContext, day: int | None = None, *, full: bool = False,
     url = ctx.topic_for_day(day) if day else None
     if not url:
         return None
-    return _poll(ctx, url, full=full, client=client)
+    return _poll(ctx, url, full=full, client=client, board=board)
 
 
 def poll_day_topics(ctx: GameContext, day: int | None = None, *, full: bool = False,
-                    client: ForumClient | None = None) -> list[PollReport]:
+                    client: ForumClient | None = None,
+                    board: Board | None = None) -> list[PollReport]:
     """Poll the day's topic and, when the house has one, its voting topic (R2.17), in that
     order; empty when the day has no topic yet."""
     if day is None:
         day = ctx.calendar().day_at(ctx.now())
     urls = [u for u in (ctx.topic_for_day(day), ctx.vote_topic_for_day(day)) if u] if day \
         else []
-    return [_poll(ctx, u, full=full, client=client) for u in urls]
+    return [_poll(ctx, u, full=full, client=client, board=board) for u in urls]
 
 
-def _poll(ctx: GameContext, url: str, *, full: bool, client: ForumClient | None
-          ) -> PollReport:
+def _poll(ctx: GameContext, url: str, *, full: bool, client: ForumClient | None,
+          board: Board | None = None) -> PollReport:
     if client is None:
         client = (game_client(ctx) if ctx.game.forum.url else
                   client_for_game(ctx.game, ctx.clock, topic_url=url))
@@ -50,7 +58,7 @@ def _poll(ctx: GameContext, url: str, *, full: bool, client: ForumClient | None
         raise ConfigError("no forum configured", key="forum.url")
     try:
         report = poll_topic(client, ctx.store, url, now=ctx.now, full=full,
-                            board_tz=ctx.game.timezone)
+                            board_tz=ctx.game.timezone, board=board)
     except TopicNotFoundError as e:
         e.hint = _where_from(ctx, url)
         got = getattr(e, "report", None)

@@ -126,7 +126,7 @@ def test_one_refused_login_stops_the_runs_posting(world, monkeypatch):
 
 
 def test_run_checks_the_login_when_it_starts_and_alerts_the_host(world, monkeypatch):
-    from scraper_mod.cli.run import _check_login
+    from scraper_mod.daemon.autopilot import check_login
     game, board, clock = world
     toml = game / "game.toml"
     toml.write_text(toml.read_text(encoding="utf-8").replace('mode = "review"',
@@ -135,6 +135,7 @@ def test_run_checks_the_login_when_it_starts_and_alerts_the_host(world, monkeypa
 
     class Ops:
         said: list = []
+        log = __import__("logging").getLogger("scraper_mod.run")
 
         def alert(self, ctx, kind, detail, day):
             self.said.append((kind, detail))
@@ -144,7 +145,7 @@ def test_run_checks_the_login_when_it_starts_and_alerts_the_host(world, monkeypa
     try:
         before = board.failed_logins
         ops = Ops()
-        _check_login(ctx, ops)                             # type: ignore[arg-type]
+        check_login(ctx, ops)                              # type: ignore[arg-type]
         assert [k for k, _ in ops.said] == ["login"] and "refused the login" in ops.said[0][1]
         assert board.failed_logins - before == 1
         assert [o.status for o in pub.publish_day(ctx, 1)][0] == "failed"

@@ -1,0 +1,202 @@
+"""What every hosted game gets besides polling and resolving: the autopilot and the day's
+work on the board (docs/daytime.md), the same for ``run GAME`` and for each game of
+``run FOLDER``.
+
+* ``GameOps``: ``LiveOps`` that, on ``[publish] mode = "auto"``, first posts what a resolved
+  day still owes the board (the newspaper, the next day's topic, the PMs, the lock: a failure
+  is retried on each poll), answers counts on request, posts the majority notice (R2.15),
+  alerts the host to new problems, and runs the scheduled counts and reminders. Each step of
+  a poll stands alone: an internal error in one (a bug) is logged with its traceback, told
+  to the host (alert kind ``internal``) and the remaining steps still run.
+* ``note_start`` / ``note_stop``: the game marked running in its state file; found marked at
+  a start, the last run crashed (``kill -9``, a reboot): logged and told to the host.
+* ``preflight``: what must be right before a game is run (``game/setup.py``'s checks).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from datetime import datetime
+
+from ..errors import ConfigError, LoginRequiredError, ScraperModError
+from ..forum.client import ForumClient
+from ..game import daytime
+from ..game.connect import game_board
+from ..game.context import GameContext
+from ..game.majority import post_majority_notice
+from ..game.publish import (
+    AUTO_RETRY_SECONDS,
+    Outcome,
+    auto_publish,
+    pending_days,
+    plan_day,
+    publish_items,
+    publish_move_answers,
+)
+from ..game.setup import setup_problems
+from .work import LiveOps, PollResult
+
+__all__ = ["GameOps", "RUNNING_KEY", "check_login", "note_start", "note_stop", "preflight"]
+
+log = logging.getLogger("scraper_mod.run")
+
+RUNNING_KEY = "daemon_running"   # set while `run` runs the game: found set at a start, it crashed
+
+
+class GameOps(LiveOps):
+    """The real work of one hosted game, autopilot included (module docstring)."""
+
+    def __init__(self, client: ForumClient | None = None, *,
+                 logger: logging.Logger | logging.LoggerAdapter | None = None) -> None:
+        super().__init__(client=client)
+        self.log = logger or log
+
+    def poll(self, ctx: GameContext, day: int, *, full: bool) -> PollResult:
+        self._step(ctx, day, "publication", lambda: self.publish(ctx))
+        try:
+            res = super().poll(ctx, day, full=full)
+        except ScraperModError:
+            raise                    # the board or the mailbox: the daemon says it, retries
+        except Exception:            # a bug: the day's other steps still run, then it is said
+            if not full:
+                self._after_poll(ctx, day)
+            raise
+        if not full:
+            self._after_poll(ctx, day)
+        return res
+
+    def _after_poll(self, ctx: GameContext, day: int) -> None:
+        self._step(ctx, day, "majority notice", lambda: post_majority_notice(ctx, day))
+        # R5.1: each move sent by the board's PM is answered at the next poll (issue 40)
+        self._step(ctx, day, "move answers",
+                   lambda: self._report(ctx, publish_move_answers(ctx, day)))
+        self._step(ctx, day, "counts on request",
+                   lambda: self._report(ctx, daytime.answer_requests(ctx, day)))
+        self._step(ctx, day, "alerts", lambda: daytime.alert_new_problems(ctx, day))
+
+    def _step(self, ctx: GameContext, day: int | None, name: str,
+              func: Callable[[], object]) -> None:
+        """Run one step of a poll; its failure is said and never stops the next step."""
+        try:
+            func()
+        except ScraperModError as e:
+            msg = f"day {day}: the {name} step failed: {e}; tried again at the next poll"
+            self.log.error("%s", msg)
+            _event(ctx, msg)
+        except Exception as e:  # noqa: BLE001 - a bug in one step never stops the others
+            msg = (f"day {day}: internal error in the {name} step (please report it): {e!r}; "
+                   "the poll goes on")
+            self.log.exception("%s", msg)
+            _event(ctx, msg)
+            self.alert(ctx, "internal", msg, day)
+
+    def publish(self, ctx: GameContext) -> None:
+        """``auto_publish``, and an alert for each publication that failed just now."""
+        self._report(ctx, auto_publish(ctx))
+
+    def publish_newspapers(self, ctx: GameContext) -> None:
+        """Right after a resolution (in the deadline job), on autopilot: the newspaper only.
+        The day's other posts (the next day's topic, the PMs, the lock) follow at the game's
+        next poll, at once: on a board that hosts many games with one deadline, every
+        game's re-scan and newspaper come before any game's PMs."""
+        if ctx.game.publish.mode != "auto":
+            return
+        outcomes: list[Outcome] = []
+        for day in pending_days(ctx):
+            try:
+                items = [i for i in plan_day(ctx, day) if i.kind == "newspaper"]
+            except ScraperModError:
+                continue                 # said by the full publication at the next poll
+            outcomes += publish_items(ctx, items, retry_after=AUTO_RETRY_SECONDS)
+        self._report(ctx, outcomes)
+
+    def chores(self, ctx: GameContext, day: int) -> None:
+        self._report(ctx, daytime.run_chores(ctx, day))
+
+    def next_chore_at(self, ctx: GameContext, day: int, now: datetime) -> datetime | None:
+        return daytime.next_chore_at(ctx, day, now)
+
+    def alert(self, ctx: GameContext, kind: str, detail: str, day: int | None) -> str:
+        try:
+            return daytime.alert(ctx, kind, detail, day=day)
+        except Exception as e:  # noqa: BLE001 - an alert is never why the game stops
+            self.log.warning("the host could not be alerted (%s): %r", kind, e)
+            return "failed"
+
+    def _report(self, ctx: GameContext, outcomes: list[Outcome]) -> None:
+        for o in outcomes:
+            if o.status == "posted" and o.kind in ("tally", "reminder"):
+                self.log.info("posted the %s to %s: %s", o.kind, o.to, o.url or "")
+            if o.status != "failed" or not o.fresh or o.kind == "alert":
+                continue
+            self.log.error("could not post %s to %s: %s (it stays in out/ and is tried "
+                           "again)", o.kind, o.to, o.error)
+            # one refused login stops the run's posting (issue 40): the host is told so
+            refused = getattr(ctx.client, "login_refused", None)
+            daytime.alert(ctx, "login" if refused is not None else "publish",
+                          str(refused) if refused is not None else
+                          f"{o.kind} to {o.to}: {o.error}",
+                          day=o.item.day if o.item else None)
+
+
+def _event(ctx: GameContext, msg: str) -> None:
+    try:
+        ctx.store.log_event("error", {"message": msg}, at=ctx.now())
+    except ScraperModError:
+        pass
+
+
+def note_start(ctx: GameContext, ops: GameOps) -> None:
+    """Mark the game running; if the last run never said it stopped, it crashed (a
+    ``kill -9``, a reboot): log it and tell the host."""
+    before = ctx.store.get(RUNNING_KEY)
+    ctx.store.put(RUNNING_KEY, {"pid": os.getpid(), "since": ctx.now().isoformat()})
+    if before:
+        msg = (f"the last run (pid {before.get('pid')}, since {before.get('since')}) did not "
+               "stop cleanly: restarted after a crash")
+        ops.log.warning("%s", msg)
+        ops.alert(ctx, "restart", msg, None)
+
+
+def check_login(ctx: GameContext, ops: GameOps) -> None:
+    """Where the run posts or reads the board's PMs, log in once at the start: a refused
+    login is told at once (the log, the host's alert) and never tried again in this run
+    (issue 40: a wrong password tried once per PM got the account locked out). The board
+    being down is no reason to stop: the run tries again at its steps."""
+    g = ctx.game
+    posts = g.publish.mode == "auto"
+    reads_pms = g.moves.source in ("forum_pm", "phpbb_pm")
+    if not g.forum.url or not g.forum.username or not (posts or reads_pms):
+        return
+    try:
+        game_board(ctx).login()
+    except LoginRequiredError as e:
+        ops.log.error("the board refused the login: %s; nothing is posted in this run "
+                      "until it is restarted with the right password", e)
+        ops.alert(ctx, "login", str(e), None)
+    except ScraperModError as e:
+        ops.log.warning("the login could not be checked now: %s", e)
+
+
+def note_stop(ctx: GameContext) -> None:
+    """A clean stop: no crash to tell at the next start."""
+    ctx.store.put(RUNNING_KEY, None)
+
+
+def preflight(ctx: GameContext, *, strict: bool = True) -> list[str]:
+    """What must be right before the daemon starts (raises the first such problem, naming
+    the file and key), and what is worth a warning (the checks of game/setup.py).
+    ``strict=False`` (a game of ``run FOLDER``, which has always started a game taken over
+    midway): those problems are warnings too."""
+    problems = setup_problems(ctx)
+    fatal = [p for p in problems if p.fatal]
+    if fatal and strict:
+        p = fatal[0]
+        raise ConfigError(p.message, path=p.path, key=p.key, hint=p.hint)
+    warnings = [str(p) for p in problems]
+    if not ctx.game.moves.source:
+        warnings.append("no [moves] source in game.toml: night moves will not be read")
+    ctx.calendar().deadline(1)   # a bad moved deadline fails here, clearly
+    return warnings
