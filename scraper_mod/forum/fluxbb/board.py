@@ -27,9 +27,7 @@ adds what this fork does its own way:
   wrote in the account's dialogs.
 """
 
-# long: one adapter for the whole Board protocol on this engine (reading, the zone check,
-# login, forms, writing, PM dialogs, crash recovery), as forum/smf/board.py is for SMF
-
+# long: one adapter for one engine (its forms, pages, feed and PM dialogs), as forum/smf/board.py
 from __future__ import annotations
 
 import logging
@@ -129,6 +127,7 @@ class FluxbbBoard:
         self.tries = tries
         self.__password = password if password is not None else os.environ.get(PASSWORD_ENV)
         self._logged_in = False
+        self._pms_ok = False
         self._user_id: int | None = None
         self._zone_checked: set[int | None] = set()   # viewers (user id, None: a guest)
         headers = client.session.headers
@@ -462,11 +461,15 @@ class FluxbbBoard:
                                         ), dialog_marks(res.body)
 
     def pms_available(self) -> str | None:
-        """None when the account can use the board's PMs, else why not (one line)."""
+        """None when the account can use the board's PMs, else why not (one line); once they
+        were found usable, this board does not ask again (a game opens its board once)."""
+        if self._pms_ok:
+            return None
         try:
             self._dialog_list()
         except ForumError as e:
             return str(e)
+        self._pms_ok = True
         return None
 
     def _dialog(self, dialog_id: int) -> tuple[FetchResult, Dialog]:
