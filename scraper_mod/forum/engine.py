@@ -284,15 +284,15 @@ def engine_of(client: ForumClient, configured: str | None = None) -> Engine:
     if configured is not None:
         if configured not in ENGINES:
             raise ForumError(f"[forum] engine = {configured!r} is not an engine scraper-mod "
-                             "knows", hint="use engine = \"phpbb\", \"smf\" or \"fluxbb\"")
+                             "knows", hint="use engine = " + " or ".join(f'"{e}"' for e in ENGINES))
         return configured
     page = client.get(client.base_url)
     found = detect_engine(page.body)
     if found is None:
         raise ForumError(f"cannot tell the board's engine from its front page "
                          f"(HTTP {page.status})", url=page.url,
-                         hint='check [forum] url, or set [forum] engine = "phpbb", "smf" or '
-                              '"fluxbb"')
+                         hint="check [forum] url, or set [forum] engine = "
+                              + " or ".join(f'"{e}"' for e in ENGINES))
     return found
 
 
@@ -307,4 +307,4 @@ def open_board(client: ForumClient, engine: str, *, board_tz: tzinfo = MOSCOW,
     if engine == "fluxbb":
         return FluxbbBoard(client, board_tz=board_tz, password=password)
     raise ForumError(f"no adapter for the engine {engine!r}",
-                     hint='use "phpbb", "smf" or "fluxbb"')
+                     hint="use " + " or ".join(f'"{e}"' for e in ENGINES))

@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..errors import ConfigError, RulesError
 from ..forum.client import MAX_PAGE_SIZE, PAGE_TIME_LIMIT, REQUEST_TIME_LIMIT
-from ..forum.engine import engine_of_url, topic_id_of
+from ..forum.engine import ENGINES, engine_of_url, topic_id_of
 from ..moves.capped import MAX_MESSAGE_SIZE, MAX_MOVES_PER_MESSAGE
 from ..posts.limits import MIN_POST_CHARS
 from ..rules.calendar import MAX_DAYS, Calendar, wall_time
@@ -537,8 +537,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
     for key in ("url", "forum"):
         if getattr(forum, key) is not None:
             _check_url(r, f"forum.{key}", getattr(forum, key))
-    if forum.engine not in (None, "phpbb", "smf", "fluxbb"):
-        r.fail("forum.engine", f"must be phpbb, smf or fluxbb, not {forum.engine!r}",
+    if forum.engine not in (None, *ENGINES):
+        r.fail("forum.engine", f"must be {' or '.join(ENGINES)}, not {forum.engine!r}",
                hint="leave it out to let scraper-mod tell it from the board's front page")
     for key in ("min_delay", "full_scan_delay"):
         if not 0 <= getattr(forum, key) < math.inf:  # nan and inf are TOML floats too
