@@ -27,9 +27,7 @@ adds what this fork does its own way:
   wrote in the account's dialogs.
 """
 
-# long: one adapter for the whole Board protocol on this engine (reading, the zone check,
-# login, forms, writing, PM dialogs, crash recovery), as forum/smf/board.py is for SMF
-
+# long: one adapter for one engine (its forms, pages, feed and PM dialogs), as forum/smf/board.py
 from __future__ import annotations
 
 import logging
@@ -533,10 +531,9 @@ class FluxbbBoard:
 
     def send_pm(self, nick: str, subject: str, text: str, *,
                 member_id: int | None = None) -> Posted:
-        """A new dialog with ``nick``; with ``member_id``, with that member whatever his
-        name now (the board's own «ЛС» link, ``pmsnew.php?mdl=post&uid=U``, fills the
-        addressee in: R12.5)."""
         what = f"ЛС для {nick!r}"
+        # with member_id, to that member whatever his name now: the board's own «ЛС» link
+        # (pmsnew.php?mdl=post&uid=U) fills the addressee in (R12.5)
         fields = {"req_subject": subject, "req_message": text}
         if member_id is None:
             fields["req_addressee"] = nick
