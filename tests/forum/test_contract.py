@@ -52,8 +52,8 @@ class RealSpec:
 REAL: dict[str, RealSpec] = {
     "phpbb": RealSpec(BOARD_ENV, "phpbb-board", "forumctl", 3, 10, 0),
     "smf": RealSpec(SMF_BOARD_ENV, "smf-board", "smfctl", 2, 15, 91),
-    # an engine joins with one line, e.g. (its open_board name registered in forum/engine.py):
-    # "fluxbb": RealSpec("SCRAPER_MOD_FLUXBB_BOARD", "fluxbb-board", "fluxctl", 2, 25, 0),
+    # an engine joins with one line (its open_board name registered in forum/engine.py)
+    "fluxbb": RealSpec("SCRAPER_MOD_FLUXBB_BOARD", "fluxbb-board", "fluxctl", 2, 25, 0),
 }
 
 ENGINES = ["memory", *(pytest.param(name, marks=pytest.mark.e2e) for name in REAL)]
