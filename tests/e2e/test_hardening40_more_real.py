@@ -15,8 +15,10 @@ import sys
 import time
 from datetime import datetime, timedelta, timezone
 
-from conftest import GAME_FORUM_ID, RESULTS_FORUM_ID
+from conftest import GAME_FORUM_ID, RESULTS_FORUM_ID, SMF_GAME_BOARD_ID, SMF_RESULTS_BOARD_ID
 from test_publish_real import wait_for, write_game
+from test_smf_evening_e2e import env as smf_env
+from test_smf_evening_e2e import write_game as write_smf_game
 
 from scraper_mod.game.connect import game_board
 from scraper_mod.game.context import open_game
@@ -135,3 +137,58 @@ def test_R12_3_a_wrong_password_is_tried_once_on_the_real_board(real_board, tmp_
         ctx.close()
     assert not [m for m in real_board.player("Вася").list_pms("inbox")
                 if m["from"] == "admin"]
+
+
+def test_R2_15_a_deletion_after_the_majority_changes_nothing_on_the_real_smf_board(
+        real_smf_board, tmp_path):
+    """Item 2 (R2.15) on SMF: ``run`` watches day 1 with ``majority_ends_day``. Four of the
+    seven vote Игрок-7 and admin's majority notice goes up; then NightOwl, whose vote made
+    the majority, removes his post with SMF's own «Remove» button, and Big Joe, Алексей and
+    Игрок-7 vote Вася: counted as the board shows it at the deadline that is 3:3, a tie for
+    the random list. The count is as of the majority post: Игрок-7 is jailed with four."""
+    board = real_smf_board
+    admin = board.player("admin")
+    day1 = admin.new_topic(SMF_GAME_BOARD_ID, "Проверка. День 1", "День 1 начался.")
+    results = admin.new_topic(SMF_RESULTS_BOARD_ID, "Проверка. Итоги", "Здесь будут газеты.")
+    deadline = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=90)
+    game = write_smf_game(tmp_path / "game", board, day1, results, deadline=deadline)
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace(
+        "lock_day_topic = true", "lock_day_topic = false")
+        + "\n[rules]\nmajority_ends_day = true\n", encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "scraper_mod", "run", str(game)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=smf_env())
+    log = game / "run.log"
+    try:
+        posts = {}
+        for voter in ("Маша_2", "Вася", "Кот", "NightOwl"):
+            posts[voter] = board.player(voter).reply(day1, "Голосую: [color=red]Игрок-7[/color]")
+
+        def notice() -> list[dict]:
+            return [p for p in admin.topic_posts(day1)
+                    if p["author"] == "admin" and "Набрано большинство" in p["text"]]
+        assert wait_for(lambda: bool(notice()), 50), (
+            log.read_text(encoding="utf-8") if log.exists() else "no run.log")
+        # the attack: the majority voter removes his vote, three more vote Вася
+        board.player("NightOwl").delete(posts["NightOwl"])
+        assert posts["NightOwl"] not in [p["id"] for p in admin.topic_posts(day1)]
+        for voter in ("Big Joe", "Алексей", "Игрок-7"):
+            board.player(voter).reply(day1, "Голосую: [color=red]Вася[/color]")
+
+        def paper() -> list[dict]:
+            return [p for p in admin.topic_posts(results)[1:] if p["author"] == "admin"]
+        assert wait_for(lambda: bool(paper()), 180), log.read_text(encoding="utf-8")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            _, err = proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _, err = proc.communicate()
+    assert "Traceback" not in err
+    news = " ".join(paper()[0]["text"].split())
+    assert "садится Игрок-7 (4 голоса" in news, news
+    assert "Большинство набрано в" in news
+    out = (game / "out" / "day-1" / "result.json").read_text(encoding="utf-8")
+    assert '"Игрок-7"' in out and '"random' not in out
