@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     with open_game(args.game) as ctx:
         now = ctx.now()
         if args.day is not None and args.day < 1:
-            raise ConfigError(f"--day: must be 1 or more, not {args.day}")
+            raise ConfigError(f"--day: must be 1 or more, not {args.day}",
+                              ru=f"--day: нужен номер дня от 1, а не {args.day}")
         day = args.day if args.day is not None else ctx.calendar().day_at(now)
         if args.day is None and day > 0:
             day = current_day(ctx, now)     # a game that is over: its last day

@@ -58,7 +58,10 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise ScraperModError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}",
                               hint="is another program using the port? give another with "
-                                   "--port") from None
+                                   "--port",
+                              ru=f"не удаётся слушать {args.host}:{args.port}: порт занят или "
+                                 "недоступен (другой порт: --port; подробности — с ключом "
+                                 "-v)") from None
     if args.host not in LOCAL_HOSTS:
         print(f"warning: listening on {args.host}, not 127.0.0.1: anyone who can reach this "
               f"address can try the page, and its traffic is not encrypted; to open it from "

@@ -173,7 +173,7 @@ def setup_problems(ctx: GameContext) -> list[SetupProblem]:
             what_ru = "папки Maildir" if m.source == "maildir" else "папки очереди"
             out.append(SetupProblem(where, "moves.path", f"no {what} at {root}",
                                     f"make it: {mk}",
-                                    ru=f"нет {what_ru} {root} (создайте её: {mk})"))
+                                    ru=f"нет {what_ru} {root} (создайте её: `{mk}`)"))
     if not game.players:
         out.append(SetupProblem(where, "players", "no [[players]] yet: no vote or move can "
                                 "count", "add them, or run `scraper-mod signup GAME URL "
@@ -197,7 +197,7 @@ def _start_problems(ctx: GameContext) -> list[SetupProblem]:
                              f"give the date day 1 starts on, e.g. start = {today}",
                              ru=f"{game.start.isoformat()}: "
                                 f"{e.ru or 'по этой дате не выходит календарь дней'} "
-                                f"(укажите дату начала дня 1, например start = {today})")]
+                                f"(укажите в [game] start дату начала дня 1, например {today})")]
     if first_deadline > now or ctx.store.resolutions() or ctx.store.last_fetch_at():
         return []
     return [SetupProblem(
@@ -210,6 +210,6 @@ def _start_problems(ctx: GameContext) -> list[SetupProblem]:
         "catches up on the days gone by",
         ru=f"{game.start.isoformat()} — дата в прошлом: срок дня 1 "
            f"({first_deadline.astimezone(game.timezone):%d.%m.%Y %H:%M}) прошёл, а форум ещё "
-           f"ни разу не читался (укажите дату начала дня 1, например start = {today}; если "
+           f"ни разу не читался (укажите в [game] start дату начала дня 1, например {today}; если "
            f"игра принята с середины, оставьте дату: прочтите форум один раз "
            f"(`scraper-mod poll {game.folder}`), и `scraper-mod run` догонит прошедшие дни)")]

@@ -165,7 +165,7 @@ class Calendar:
         if n > MAX_DAYS:
             raise RulesError(f"day {n}: more than {MAX_DAYS} days; check the game's start date",
                              ru=f"день {n}: больше {MAX_DAYS} дней; проверьте дату начала "
-                                "игры (start)")
+                                "игры ([game] start)")
         days = self._days
         while len(days) < n:
             k = len(days) + 1
