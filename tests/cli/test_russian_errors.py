@@ -135,3 +135,17 @@ def test_an_english_game_keeps_english_lines(game, capsys):
     edit(game, 'language = "ru"', 'language = "en"')
     err = run(capsys, "tally", game, "--offline", "--day", "0")
     assert err == "error: --day: must be 1 or more, not 0\n"
+
+
+def test_polls_forum_lines_are_russian_only(game, capsys):
+    """`poll` on a board that does not answer: its ``форум: …``, ``ходы: …`` and ``ошибка: …``
+    lines are Russian, the board's English text goes to the log."""
+    edit(game, 'url = "http://127.0.0.1/"', f'url = "http://127.0.0.1:{_free_port()}/"\n'
+         "retries = 0\ntimeout = 2")
+    capsys.readouterr()
+    code = main(["poll", str(game), "--day", "1"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out.startswith("форум: день 1: ") and err.startswith("ошибка: "), \
+        (out, err)
+    for line in (out + err).splitlines():
+        assert latin_words(line) == [], line
