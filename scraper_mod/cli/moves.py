@@ -6,7 +6,6 @@ received for a day and how each was judged (docs/rules.md R5), after reading the
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from collections.abc import Sequence
 from datetime import datetime, tzinfo
@@ -19,8 +18,6 @@ from .common import SubParsers, add_game_argument, print_json
 
 if TYPE_CHECKING:
     from ..rules.model import Move
-
-log = logging.getLogger(__name__)
 
 
 def register(sub: SubParsers) -> None:
@@ -45,15 +42,15 @@ def run(args: argparse.Namespace) -> int:
     from ..game.tally import current_day
     with open_game(args.game) as ctx:
         status = 0
-        ru = ctx.game.language == "ru"     # issue 39: Russian only, the English to the log
+        ru = ctx.game.language == "ru"     # issue 39: Russian only where a Russian line exists
         if not args.offline and ctx.game.moves.source:
             try:
                 report = poll_moves(ctx)
                 for e in (*report.fetch.errors, *report.errors):
-                    if ru:
-                        log.debug("moves, in English: %s", e)
-                    print("предупреждение: письмо не прочитано или ответ не записан "
-                          "(подробности — с ключом -v)" if ru else f"warning: {e}",
+                    # a message's own reason (its size, its sender...) has no Russian line
+                    # yet: kept, as the command line keeps such errors (game/russian.py)
+                    ru_line = getattr(e, "ru", None) if ru else None
+                    print(f"предупреждение: {ru_line}" if ru_line else f"warning: {e}",
                           file=sys.stderr)
             except MailboxError as e:
                 # what is stored still shows; the exit status tells the script
