@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import re
 import sys
 from typing import Any
 
@@ -18,9 +19,16 @@ log = logging.getLogger(__name__)
 def _read_failed_ru(english: str) -> str:
     """A poll's error in Russian (the English one is in the log): a topic the board does not
     have, or a read that failed."""
-    if "does not exist" in english:
-        return ("форум отвечает, что такой темы нет: проверьте адрес темы дня ([[days]] topic "
-                "или `scraper-mod day open`); подробности — с ключом -v")
+    if "does not exist" in english:     # where to fix it: game/poll.py's _where_from
+        came = re.search(r"the address of day (\d+)'s topic came from the command line.*?"
+                         r"`(scraper-mod day open [^`]*)`", english)
+        if came:
+            return (f"форум отвечает, что такой темы нет: адрес темы дня {came.group(1)} "
+                    f"взят из командной строки (`scraper-mod day open`) или автопилотом, а не "
+                    f"из game.toml: укажите верный адрес командой `{came.group(2)}`")
+        also = " или vote_topic" if "or vote_topic" in english else ""
+        return ("форум отвечает, что такой темы нет: проверьте адрес темы в game.toml "
+                f"([[days]] topic{also}); подробности — с ключом -v")
     return ("форум прочитан не весь: проверьте адрес темы и сеть, повторите позже; "
             "подробности — с ключом -v")
 
