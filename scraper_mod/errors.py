@@ -123,13 +123,14 @@ class MailboxError(ScraperModError):
     """A move source could not be read; carries the source and message."""
 
     def __init__(self, message: str, *, source: str | None = None,
-                 message_id: str | None = None, hint: str = "") -> None:
+                 message_id: str | None = None, hint: str = "", ru: str | None = None) -> None:
         self.source = source
         self.message_id = message_id
         where = f"{source}: " if source else ""
+        where_ru = where + (f"письмо {message_id}: " if message_id else "")
         if message_id:
             where += f"message {message_id}: "
-        super().__init__(where + message, hint=hint)
+        super().__init__(where + message, hint=hint, ru=where_ru + ru if ru else None)
 
 
 class StorageError(ScraperModError):

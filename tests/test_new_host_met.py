@@ -61,7 +61,8 @@ def test_a_wrong_topic_number_says_where_its_address_came_from(tmp_path, capsys)
         code, _, err = run(capsys, "day", "open", folder, "1", wrong)
         assert code == 0, err
         code, _, err = run(capsys, "poll", folder, "--day", "1")
-        assert code == 1 and "came from the command line (`scraper-mod day open`)" in err, err
+        # a Russian game: the same hint in Russian (issue 39 item 4)
+        assert code == 1 and "из командной строки (`scraper-mod day open`)" in err, err
         assert f"`scraper-mod day open {folder} 1 URL`" in err
         assert "game.toml ([[days]] topic)" not in err
 

@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     from .common import setup_logging
     setup_logging(verbose=args.verbose)
     held = logged_in()     # sessions open before this command are not its to end
-    from .russian import game_language, russian_error, russian_os_error, russian_unexpected
+    from ..game.russian import game_language, russian_error, russian_os_error, russian_unexpected
     # issue 39: a Russian game's host reads Russian only; the English goes to the log
     ru = game_language(getattr(args, "game", None)) == "ru"
     log = logging.getLogger(__name__)

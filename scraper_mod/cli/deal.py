@@ -34,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
         deal = deal_game(ctx, force=args.force)
         for line in deal_lines(ctx.game, deal):
             print(line)
-        for problem in setup_problems(ctx):
-            print(f"warning: {problem}", file=sys.stderr)
+        lang = ctx.game.language
+        for problem in setup_problems(ctx):   # a Russian game: Russian only (issue 39)
+            print(("предупреждение: " if lang == "ru" else "warning: ")
+                  + problem.in_language(lang), file=sys.stderr)
         return 0

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import MailboxError
 from ..game.context import open_game
+from ..game.russian import russian_error
 from .common import SubParsers, add_game_argument, print_json
 
 if TYPE_CHECKING:
@@ -41,20 +42,27 @@ def run(args: argparse.Namespace) -> int:
     from ..game.tally import current_day
     with open_game(args.game) as ctx:
         status = 0
+        ru = ctx.game.language == "ru"     # issue 39: Russian only where a Russian line exists
         if not args.offline and ctx.game.moves.source:
             try:
                 report = poll_moves(ctx)
                 for e in (*report.fetch.errors, *report.errors):
-                    print(f"warning: {e}", file=sys.stderr)
+                    # a message's own reason (its size, its sender...) has no Russian line
+                    # yet: kept, as the command line keeps such errors (game/russian.py)
+                    ru_line = getattr(e, "ru", None) if ru else None
+                    print(f"предупреждение: {ru_line}" if ru_line else f"warning: {e}",
+                          file=sys.stderr)
             except MailboxError as e:
                 # what is stored still shows; the exit status tells the script
-                print(f"error: {e}", file=sys.stderr)
+                line = russian_error(e) if ru else None
+                print(f"ошибка: {line}" if line else f"error: {e}", file=sys.stderr)
                 status = 1
         cal = ctx.calendar()
         day = args.day if args.day is not None else current_day(ctx, ctx.now())
         if day < 1:
             from ..errors import ConfigError
-            raise ConfigError(f"--day: no day {day}", hint="days are numbered from 1")
+            raise ConfigError(f"--day: no day {day}", hint="days are numbered from 1",
+                              ru=f"--day: дня {day} нет (дни нумеруются с 1)")
         moves = day_moves(ctx, day)
         if args.format == "json":
             print_json(moves_json(ctx, day, moves))

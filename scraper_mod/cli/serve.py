@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from ..daemon.many import is_games_folder
     from ..errors import ScraperModError
     from ..game.config import load_game
+    from ..game.russian import game_language
     from ..web import create_app
 
     target = Path(args.game)
@@ -58,15 +59,25 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         raise ScraperModError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}",
                               hint="is another program using the port? give another with "
-                                   "--port") from None
+                                   "--port",
+                              ru=f"не удаётся слушать {args.host}:{args.port}: порт занят или "
+                                 "недоступен (другой порт: --port; подробности — с ключом "
+                                 "-v)") from None
+    ru = game_language(target) != "en"   # a folder of games: Russian, the default (issue 39)
     if args.host not in LOCAL_HOSTS:
-        print(f"warning: listening on {args.host}, not 127.0.0.1: anyone who can reach this "
+        print(f"предупреждение: страница слушает {args.host}, а не 127.0.0.1: открыть её может "
+              f"любой, кто достучится до этого адреса, и связь не шифруется; с другого "
+              f"устройства надёжнее SSH-туннель: `ssh -L {args.port}:127.0.0.1:{args.port} "
+              f"THIS_HOST`" if ru else
+              f"warning: listening on {args.host}, not 127.0.0.1: anyone who can reach this "
               f"address can try the page, and its traffic is not encrypted; to open it from "
               f"another device, prefer an SSH tunnel: ssh -L {args.port}:127.0.0.1:"
               f"{args.port} THIS_HOST", file=sys.stderr)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
-    print(f"the host's page: {page_url(shown, server.effective_port, token)}", flush=True)
-    print("(Ctrl-C stops it; the token changes at each start)", flush=True)
+    url = page_url(shown, server.effective_port, token)
+    print(f"страница ведущего: {url}" if ru else f"the host's page: {url}", flush=True)
+    print("(Ctrl-C — остановить; ключ доступа меняется при каждом запуске)" if ru else
+          "(Ctrl-C stops it; the token changes at each start)", flush=True)
 
     def stop(signum, frame) -> None:
         raise KeyboardInterrupt
@@ -79,5 +90,5 @@ def run(args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGTERM, old)
         server.close()
-    print("stopped", flush=True)
+    print("остановлено" if ru else "stopped", flush=True)
     return 0

@@ -38,7 +38,8 @@ def run(args: argparse.Namespace) -> int:
     with open_game(args.game, readonly=True) as ctx:   # only reads: works on a read-only copy
         st = game_status(ctx)
         unposted = failures(ctx)
-        problems = [str(p) for p in setup_problems(ctx)]
+        problems = [p.in_language(ctx.game.language) for p in setup_problems(ctx)]
+        ru = ctx.game.language == "ru"
         errors = recent_errors(ctx, ctx.now() - PROBLEM_WINDOW)
     if args.format == "json":
         print_json(st.to_json() | {"setup_problems": problems, "problems": errors})
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"not posted: day {f['day']} {f['kind']} to {f['recipient']}: {f['error']} "
                   f"(kept in out/day-{f['day']}/; tried again by publish or run)")
         for p in problems:    # the set-up checks of deal and run (game/setup.py)
-            print(f"to fix: {p}")
+            print(f"исправьте: {p}" if ru else f"to fix: {p}")
         for e in errors:      # the daemon's errors, as `status FOLDER` shows them
             print(f"problem: {e}")
     return 0

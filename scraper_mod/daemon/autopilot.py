@@ -20,7 +20,7 @@ import os
 from collections.abc import Callable
 from datetime import datetime
 
-from ..errors import ConfigError, LoginRequiredError, ScraperModError
+from ..errors import LoginRequiredError, ScraperModError
 from ..forum.client import ForumClient
 from ..game import daytime
 from ..game.connect import game_board
@@ -193,10 +193,12 @@ def preflight(ctx: GameContext, *, strict: bool = True) -> list[str]:
     problems = setup_problems(ctx)
     fatal = [p for p in problems if p.fatal]
     if fatal and strict:
-        p = fatal[0]
-        raise ConfigError(p.message, path=p.path, key=p.key, hint=p.hint)
-    warnings = [str(p) for p in problems]
+        raise fatal[0].error()
+    lang = ctx.game.language
+    warnings = [p.in_language(lang) for p in problems]
     if not ctx.game.moves.source:
-        warnings.append("no [moves] source in game.toml: night moves will not be read")
+        warnings.append("в game.toml нет [moves] source: ночные ходы читаться не будут"
+                        if lang == "ru" else
+                        "no [moves] source in game.toml: night moves will not be read")
     ctx.calendar().deadline(1)   # a bad moved deadline fails here, clearly
     return warnings

@@ -157,10 +157,12 @@ class Lane:
         ctx = None
         try:
             ctx = open_game(folder, clock=self.clock)
+            warnings = preflight(ctx, strict=host.single)   # names what to fix, in its language
             if not ctx.game.forum.url:
                 raise ConfigError("no board to read", path=str(ctx.game.path), key="forum.url",
-                                  hint='e.g. url = "https://forum.example.org/"')
-            warnings = preflight(ctx, strict=host.single)
+                                  hint='e.g. url = "https://forum.example.org/"',
+                                  ru='не указан форум (добавьте url = '
+                                     '"https://forum.example.org/" в [forum])')
             client = host.registry.client(ctx.game, self.clock)
             ctx.client = client                # publishing too: one session, one pace
             logger = run_log if host.single else _Prefixed(run_log, {"game": name})
@@ -424,7 +426,9 @@ class Host:
             if not game.forum.url:
                 if self.single:
                     raise ConfigError("no board to read", path=str(game.path), key="forum.url",
-                                      hint='e.g. url = "https://forum.example.org/"')
+                                      hint='e.g. url = "https://forum.example.org/"',
+                                      ru='не указан форум (добавьте url = '
+                                         '"https://forum.example.org/" в [forum])')
                 self.note_problem(name, f"cannot be started: {game.path}: forum.url: no board "
                                   "to read (e.g. url = \"https://forum.example.org/\")")
                 continue

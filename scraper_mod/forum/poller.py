@@ -100,6 +100,25 @@ class PollReport:
             parts.append(f"{len(self.errors)} error(s)")
         return ", ".join(parts)
 
+    def summary_ru(self) -> str:
+        """The same line in Russian, for a Russian game's host (issue 39 item 4)."""
+        parts = [f"новых постов: {len(self.new_posts)}", f"правок: {len(self.new_versions)}",
+                 f"удалено: {len(self.deleted)}",
+                 *([f"с уточнённым временем: {len(self.refined)}"] if self.refined else []),
+                 f"прочитано страниц: {len(self.pages)} из {self.page_count}",
+                 f"запросов: {self.requests}"]
+        if self.feed:
+            parts.append("лента: " + _FEED_RU.get(self.feed, self.feed))
+        if self.full:
+            parts.append("полный просмотр" + ("" if self.complete else " НЕ ЗАВЕРШЁН"))
+        if self.errors:
+            parts.append(f"ошибок: {len(self.errors)}")
+        return ", ".join(parts)
+
+
+_FEED_RU = {"read": "прочитана", "missing": "нет", "failed": "не прочиталась",
+            "skipped": "не запрашивалась"}
+
 
 def _board(client: ForumClient, topic_url: str, board_tz, board: Board | None) -> Board:
     """The engine's adapter that reads the topic (forum/engine.py): ``board`` when given,

@@ -238,12 +238,13 @@ def _check_url(r: "_Reader", key: str, url: str, *, topic: bool = False) -> None
     """An http(s) address with a host; for a day's topic, the address of a topic on an
     engine scraper-mod reads (``forum.engine.topic_url_problem``)."""
     if web_address_problem(url) is not None:
-        r.fail(key, f"not a web address: {url!r}",
-               hint="give the full URL, e.g. "
-                    + (TOPIC_URL_EXAMPLE if topic else "https://forum.example.org/"))
+        example = TOPIC_URL_EXAMPLE if topic else "https://forum.example.org/"
+        r.fail(key, f"not a web address: {url!r}", hint="give the full URL, e.g. " + example,
+               ru=f"это не веб-адрес: {url!r} (укажите полный адрес, например {example})")
     problem = topic_url_problem(url, engine=r.engine) if topic else None
     if problem is not None:
-        r.fail(key, problem[0], hint=problem[1])
+        ru_msg, ru_hint = topic_url_problem(url, "ru", engine=r.engine) or problem
+        r.fail(key, problem[0], hint=problem[1], ru=f"{ru_msg} ({ru_hint})")
 
 
 def _check_read_only(r: "_Reader", engine: str, moves: "MovesConfig", pub: "PublishConfig",
@@ -473,7 +474,7 @@ def _unknown_player_role(r: _Reader, key: str, role: object) -> NoReturn:
         ru = f"неизвестная роль {role!r}: роль пишется латиницей, {named.value!r}"
     else:
         en = f"unknown role {role!r} (one of {ids})"
-        ru = f"неизвестная роль {role!r} (есть: {ids})"
+        ru = f"неизвестная роль {role!r} (допустимы: {ids})"
     r.fail(key, en, ru=ru)
 
 
@@ -495,10 +496,12 @@ def parse_game(data: dict, *, path: Path) -> Game:
     try:
         tz = ZoneInfo(tzname)
     except (ZoneInfoNotFoundError, ValueError):
-        r.fail("game.timezone", f"unknown time zone {tzname!r}", hint="e.g. \"Europe/Moscow\"")
+        r.fail("game.timezone", f"unknown time zone {tzname!r}", hint="e.g. \"Europe/Moscow\"",
+               ru=f"неизвестный часовой пояс {tzname!r} (например \"Europe/Moscow\")")
     start = g.get("start")
     if start is None:
-        r.fail("game.start", "missing: the date day 1 starts, e.g. 2024-03-14")
+        r.fail("game.start", "missing: the date day 1 starts, e.g. 2024-03-14",
+               ru="не указана дата начала дня 1 (например start = 2024-03-14)")
     if isinstance(start, str):
         try:
             start = date.fromisoformat(start)
@@ -510,14 +513,16 @@ def parse_game(data: dict, *, path: Path) -> Game:
     deadline = r.hhmm(g, "game.", "deadline", time(20, 0))
     language = r.typed(g, "game.", "language", str, "ru")
     if language not in ("ru", "en"):
-        r.fail("game.language", f"must be \"ru\" or \"en\", not {language!r}")
+        r.fail("game.language", f"must be \"ru\" or \"en\", not {language!r}",
+               ru=f"нужно \"ru\" или \"en\", а не {language!r}")
     host = r.typed(g, "game.", "host", str, None)
     merge = r.typed(g, "game.", "merge_weekends", bool, None)
 
     players = []
     raw_players = data.get("players", [])
     if not isinstance(raw_players, list):
-        r.fail("players", "must be an array of tables: [[players]]")
+        r.fail("players", "must be an array of tables: [[players]]",
+               ru="нужен список таблиц: [[players]]")
     seen: dict[str, tuple[int, str, str]] = {}
     for i, p in enumerate(raw_players):
         pre = f"players[{i + 1}]."
@@ -526,7 +531,7 @@ def parse_game(data: dict, *, path: Path) -> Game:
         r.unknown(p, pre, {"nick", "role", "contact", "aliases", "alive", "code", "forum_id"})
         nick = r.typed(p, pre, "nick", str)
         if not nick or not nick.strip():
-            r.fail(pre + "nick", "missing or empty")
+            r.fail(pre + "nick", "missing or empty", ru="ник не указан или пуст")
         role = p.get("role")
         if role is not None:
             try:
@@ -553,14 +558,17 @@ def parse_game(data: dict, *, path: Path) -> Game:
     check_file_names([p.nick for p in players], str(path))
     nicks = {p.nick for p in players}
     if host and host in nicks:
-        r.fail("game.host", f"the host {host!r} is also a player")
+        r.fail("game.host", f"the host {host!r} is also a player",
+               ru=f"ведущий {host!r} указан и среди игроков")
 
     random_list = g.get("random_list")
     if random_list is not None:
         if (not isinstance(random_list, list)
                 or not all(isinstance(x, str) for x in random_list)
                 or sorted(random_list) != sorted(nicks)):
-            r.fail("game.random_list", "must list every player's nick exactly once")
+            r.fail("game.random_list", "must list every player's nick exactly once",
+                   ru="в случайном списке должен быть ник каждого игрока, ровно по одному "
+                      "разу")
         random_list = tuple(random_list)
 
     mafia = r.table(data, "mafia")
@@ -569,16 +577,19 @@ def parse_game(data: dict, *, path: Path) -> Game:
     if duty is not None:
         dp = next((p for p in players if p.nick == duty), None)
         if dp is None:
-            r.fail("mafia.duty", f"{duty!r} is not a player")
+            r.fail("mafia.duty", f"{duty!r} is not a player",
+                   ru=f"{duty!r} — не игрок этой игры")
         if dp.role is not None and not dp.role.is_mafia:
-            r.fail("mafia.duty", f"{duty!r} is {dp.role.value}, not a mafioso")
+            r.fail("mafia.duty", f"{duty!r} is {dp.role.value}, not a mafioso",
+                   ru=f"{duty!r} — не мафиози (роль {dp.role.value})")
 
     rules = _options(r, r.table(data, "rules"), merge)
 
     days: list[DaySpec] = []
     raw_days = data.get("days", [])
     if not isinstance(raw_days, list):
-        r.fail("days", "must be an array of tables: [[days]]")
+        r.fail("days", "must be an array of tables: [[days]]",
+               ru="нужен список таблиц: [[days]]")
     for i, d in enumerate(raw_days):
         pre = f"days[{i + 1}]."
         if not isinstance(d, dict):
@@ -593,13 +604,15 @@ def parse_game(data: dict, *, path: Path) -> Game:
                 try:
                     dl = datetime.fromisoformat(dl)
                 except ValueError:
-                    r.fail(pre + "deadline", f"must be a date and time, not {dl!r}")
+                    r.fail(pre + "deadline", f"must be a date and time, not {dl!r}",
+                           ru=f"нужны дата и время, а не {dl!r}")
             if not isinstance(dl, datetime):
-                r.fail(pre + "deadline", "must be a date and time like 2024-03-15T20:00:00+03:00")
+                r.fail(pre + "deadline", "must be a date and time like 2024-03-15T20:00:00+03:00",
+                       ru="нужны дата и время вида 2024-03-15T20:00:00+03:00")
             try:     # issue 18 item 11: no wall time skipped or shown twice by DST
                 dl = wall_time(dl, tz)
             except RulesError as e:
-                r.fail(pre + "deadline", e.message, hint=e.hint)
+                r.fail(pre + "deadline", e.message, hint=e.hint, ru=e.ru)
         if any(x.number == n for x in days):
             r.fail(pre + "number", f"day {n} is listed twice")
         topic = r.typed(d, pre, "topic", str)
@@ -625,7 +638,8 @@ def parse_game(data: dict, *, path: Path) -> Game:
                     cal.deadline(d.number)
                 except RulesError as e:
                     r.fail(f"days[{i + 1}].deadline", e.message,
-                           hint="a day's deadline must come after the day's start")
+                           hint="a day's deadline must come after the day's start",
+                           ru=(e.ru or e.message) + " (срок дня должен быть позже его начала)")
 
     forum = _typed_table(r, ForumConfig, r.table(data, "forum"), "forum.")
     for key in ("url", "forum"):
@@ -633,15 +647,19 @@ def parse_game(data: dict, *, path: Path) -> Game:
             _check_url(r, f"forum.{key}", getattr(forum, key))
     if forum.engine not in (None, *ENGINES):
         r.fail("forum.engine", f"must be {' or '.join(ENGINES)}, not {forum.engine!r}",
-               hint="leave it out to let scraper-mod tell it from the board's front page")
+               hint="leave it out to let scraper-mod tell it from the board's front page",
+               ru=f"нужно одно из: {', '.join(ENGINES)}, а не {forum.engine!r} (или уберите "
+                  "ключ: scraper-mod узнает движок по главной странице форума)")
     for key in ("min_delay", "full_scan_delay"):
         if not 0 <= getattr(forum, key) < math.inf:  # nan and inf are TOML floats too
             r.fail(f"forum.{key}", "must be a finite number of seconds >= 0, not "
                    f"{getattr(forum, key)!r}")
     if not 0 < forum.timeout < math.inf:
-        r.fail("forum.timeout", f"must be a finite number of seconds > 0, not {forum.timeout!r}")
+        r.fail("forum.timeout", f"must be a finite number of seconds > 0, not {forum.timeout!r}",
+               ru=f"нужно число секунд больше 0, а не {forum.timeout!r}")
     if not 0 <= forum.retries <= 20:
-        r.fail("forum.retries", f"must be from 0 to 20, not {forum.retries!r}")
+        r.fail("forum.retries", f"must be from 0 to 20, not {forum.retries!r}",
+               ru=f"нужно число от 0 до 20, а не {forum.retries!r}")
     if forum.max_post_chars and not MIN_POST_CHARS <= forum.max_post_chars <= 10_000_000:
         r.fail("forum.max_post_chars", f"must be 0 (no limit) or from {MIN_POST_CHARS} to "
                f"10000000 characters, not {forum.max_post_chars!r}",

@@ -120,17 +120,23 @@ def deal_game(ctx: GameContext, *, force: bool = False) -> dict:
             raise ScraperModError(
                 f"{game.path}: the roles were already dealt "
                 f"(commitment {old.get('commitment', '?')})",
-                hint="use --force to deal again before the game starts")
+                hint="use --force to deal again before the game starts",
+                ru=f"{game.path}: роли уже розданы; раздать заново до начала игры можно с "
+                   "ключом --force")
         if store.resolutions():
             raise ScraperModError(
                 f"{game.path}: day {min(store.resolutions())} is already resolved; "
-                "dealing again would change roles mid-game")
+                "dealing again would change roles mid-game",
+                ru=f"{game.path}: итоги дня {min(store.resolutions())} уже подведены; новая "
+                   "раздача сменила бы роли посреди игры")
     if not game.players:
-        raise ConfigError("no [[players]] to deal to", path=str(game.path), key="players")
+        raise ConfigError("no [[players]] to deal to", path=str(game.path), key="players",
+                          ru="раздавать некому: [[players]] ещё нет (добавьте их или "
+                             "выполните `scraper-mod signup GAME URL --write`)")
     try:
         deal = make_deal(game)
     except RulesError as e:  # a setup that cannot be dealt: the host fixes game.toml
-        raise ConfigError(e.message, path=str(game.path), hint=e.hint) from None
+        raise ConfigError(e.message, path=str(game.path), hint=e.hint, ru=e.ru) from None
     deal["dealt_at"] = ctx.now().isoformat()
     # Cards first, then the store: a failed write leaves no half-recorded deal.
     write_role_cards(game, deal)

@@ -122,7 +122,9 @@ def day_to_publish(ctx: GameContext, day: int | None = None) -> int:
     done = ctx.store.resolutions()
     if not done:
         raise ScraperModError("no day is resolved yet, so there is nothing to publish",
-                              hint=f"scraper-mod resolve {ctx.game.folder}")
+                              hint=f"scraper-mod resolve {ctx.game.folder}",
+                              ru="ни один день ещё не подведён, публиковать нечего "
+                                 f"(`scraper-mod resolve {ctx.game.folder}`)")
     return max(done)
 
 
@@ -133,7 +135,9 @@ def plan_day(ctx: GameContext, day: int) -> list[Item]:
     if not folder.is_dir():
         raise ScraperModError(f"{folder}: no posts for day {day} yet",
                               hint=f"resolve the day first: scraper-mod resolve {g.folder} "
-                                   f"--day {day}")
+                                   f"--day {day}",
+                              ru=f"{folder}: постов дня {day} ещё нет (сначала подведите "
+                                 f"день: `scraper-mod resolve {g.folder} --day {day}`)")
     result = json.loads(_read(folder / "result.json") or "{}")
     items: list[Item] = []
     target = results_target(ctx) or pub.results_forum or "(no [publish] results_topic)"
@@ -255,7 +259,9 @@ def plan_role_cards(ctx: GameContext) -> list[Item]:
     folder = ctx.game.out_dir / "role-cards"
     if not folder.is_dir():
         raise ScraperModError(f"{folder}: no role cards", hint=f"deal first: scraper-mod deal "
-                                                              f"{ctx.game.folder}")
+                                                              f"{ctx.game.folder}",
+                              ru=f"{folder}: карточек ролей нет (сначала раздайте роли: "
+                                 f"`scraper-mod deal {ctx.game.folder}`)")
     subject = (f"{ctx.game.title}: ваша роль" if ctx.game.language == "ru"
                else f"{ctx.game.title}: your role")
     return [Item(0, "role-card", nick, nick, f.read_text(encoding="utf-8"), subject=subject,
@@ -315,7 +321,10 @@ def _need_topic(board: Board, url: str | None, key: str, what: str, ctx: GameCon
         raise ConfigError(f"{url or 'nothing'} is not a topic of the board "
                           f"({board.topic_url(123)}) for {what}",
                           path=str(ctx.game.path), key=key,
-                          hint="give the topic's address as the board shows it")
+                          hint="give the topic's address as the board shows it",
+                          ru=f"{url or '(пусто)'} — не адрес темы этого форума "
+                             f"({board.topic_url(123)}) (укажите адрес темы так, как его "
+                             "показывает форум)")
     return tid
 
 
@@ -325,7 +334,10 @@ def _need_forum(board: Board, url: str | None, key: str, what: str, ctx: GameCon
         raise ConfigError(f"{url or 'nothing'} is not a forum of the board "
                           f"({board.forum_url(2)}) for {what}",
                           path=str(ctx.game.path), key=key,
-                          hint="give the forum's address as the board shows it")
+                          hint="give the forum's address as the board shows it",
+                          ru=f"{url or '(пусто)'} — не адрес раздела этого форума "
+                             f"({board.forum_url(2)}) (укажите адрес раздела так, как его "
+                             "показывает форум)")
     return fid
 
 
@@ -515,7 +527,9 @@ def check_mode(ctx: GameContext) -> None:
     if ctx.game.publish.mode == "off":
         raise ConfigError('posting on the board is off', path=str(ctx.game.path),
                           key="publish.mode", hint='set mode = "review" (post on `scraper-mod '
-                                                   'publish`) or "auto" in [publish]')
+                                                   'publish`) or "auto" in [publish]',
+                          ru='публикация на форуме выключена (укажите mode = "review" — '
+                             'публиковать по `scraper-mod publish` — или "auto" в [publish])')
 
 
 def publish_day(ctx: GameContext, day: int, *, board: Board | None = None,

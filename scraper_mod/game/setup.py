@@ -47,9 +47,19 @@ class SetupProblem:
     message: str
     hint: str = ""
     fatal: bool = True
+    ru: str = ""      # the whole line in Russian (file, key, what and the fix), issue 39 item 4
 
     def __str__(self) -> str:
-        return str(ConfigError(self.message, path=self.path, key=self.key, hint=self.hint))
+        return str(self.error())
+
+    def error(self) -> ConfigError:
+        """The problem as the error ``run`` refuses to start with (its Russian line too)."""
+        return ConfigError(self.message, path=self.path, key=self.key, hint=self.hint,
+                           ru=self.ru or None)
+
+    def in_language(self, lang: str) -> str:
+        """The line in ``lang``: Russian only for a Russian game (issue 39 item 4)."""
+        return self.error().in_language(lang)
 
 
 def _s(text: str) -> str:
@@ -147,7 +157,9 @@ def setup_problems(ctx: GameContext) -> list[SetupProblem]:
     out: list[SetupProblem] = []
     if not game.forum.url:
         out.append(SetupProblem(where, "forum.url", "no board to read",
-                                'add url = "https://forum.example.org/" under [forum]'))
+                                'add url = "https://forum.example.org/" under [forum]',
+                                ru='не указан форум (добавьте url = '
+                                   '"https://forum.example.org/" в [forum])'))
     out += _start_problems(ctx)
     m = game.moves
     if m.source in ("maildir", "queue"):
@@ -158,12 +170,17 @@ def setup_problems(ctx: GameContext) -> list[SetupProblem]:
             what = "Maildir" if m.source == "maildir" else "queue folder"
             mk = (f"mkdir -p {root}/{{{','.join(MAILDIR_PARTS)}}}" if m.source == "maildir"
                   else f"mkdir -p {root}")
+            what_ru = "папки Maildir" if m.source == "maildir" else "папки очереди"
             out.append(SetupProblem(where, "moves.path", f"no {what} at {root}",
-                                    f"make it: {mk}"))
+                                    f"make it: {mk}",
+                                    ru=f"нет {what_ru} {root} (создайте её: `{mk}`)"))
     if not game.players:
         out.append(SetupProblem(where, "players", "no [[players]] yet: no vote or move can "
                                 "count", "add them, or run `scraper-mod signup GAME URL "
-                                "--write`", fatal=False))
+                                "--write`", fatal=False,
+                                ru="игроков ([[players]]) ещё нет: ни голос, ни ход не "
+                                   "засчитается (добавьте их или выполните `scraper-mod "
+                                   "signup GAME URL --write`)"))
     return out
 
 
@@ -177,7 +194,10 @@ def _start_problems(ctx: GameContext) -> list[SetupProblem]:
         first_deadline = cal.deadline(1)
     except RulesError as e:
         return [SetupProblem(where, "game.start", f"{game.start.isoformat()}: {e.message}",
-                             f"give the date day 1 starts on, e.g. start = {today}")]
+                             f"give the date day 1 starts on, e.g. start = {today}",
+                             ru=f"{game.start.isoformat()}: "
+                                f"{e.ru or 'по этой дате не выходит календарь дней'} "
+                                f"(укажите в [game] start дату начала дня 1, например {today})")]
     if first_deadline > now or ctx.store.resolutions() or ctx.store.last_fetch_at():
         return []
     return [SetupProblem(
@@ -187,4 +207,9 @@ def _start_problems(ctx: GameContext) -> list[SetupProblem]:
         "was never read",
         f"give the date day 1 starts on, e.g. start = {today}; a game taken over midway "
         f"keeps it: read the board once (`scraper-mod poll {game.folder}`), and then `run` "
-        "catches up on the days gone by")]
+        "catches up on the days gone by",
+        ru=f"{game.start.isoformat()} — дата в прошлом: срок дня 1 "
+           f"({first_deadline.astimezone(game.timezone):%d.%m.%Y %H:%M}) прошёл, а форум ещё "
+           f"ни разу не читался (укажите в [game] start дату начала дня 1, например {today}; если "
+           f"игра принята с середины, оставьте дату: прочтите форум один раз "
+           f"(`scraper-mod poll {game.folder}`), и `scraper-mod run` догонит прошедшие дни)")]

@@ -50,11 +50,17 @@ class MaildirSource:
             raise MailboxError("not a folder but a file" if self.path.exists() else
                                "no such Maildir folder", source=self.name,
                                hint="check [moves] path in game.toml; a Maildir holds cur/, "
-                                    "new/ and tmp/")
+                                    "new/ and tmp/",
+                               ru=("это файл, а не папка" if self.path.exists() else
+                                   "нет такой папки Maildir")
+                               + " (проверьте [moves] path в game.toml; в Maildir есть папки "
+                                 "cur/, new/ и tmp/)")
         missing = [d for d in ("cur", "new") if not (self.path / d).is_dir()]
         if missing:
             raise MailboxError(f"not a Maildir: no {' or '.join(missing)}/ inside",
-                               source=self.name, hint="point [moves] path at the Maildir itself")
+                               source=self.name, hint="point [moves] path at the Maildir itself",
+                               ru=f"это не Maildir: внутри нет {' и '.join(missing)}/ (укажите "
+                                  "в [moves] path саму папку Maildir)")
         out: list[tuple[str, str, str]] = []
         try:
             for sub in ("new", "cur"):

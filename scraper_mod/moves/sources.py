@@ -82,7 +82,10 @@ class QueueSource:
         if not self.path.is_dir():
             raise MailboxError("not a folder but a file" if self.path.exists() else
                                "no such queue folder", source=self.name,
-                               hint="check [moves] path in game.toml")
+                               hint="check [moves] path in game.toml",
+                               ru=("это файл, а не папка" if self.path.exists() else
+                                   "нет такой папки очереди")
+                               + " (проверьте [moves] path в game.toml)")
         errors: list[str] = []
         try:
             listed = [e for e in os.scandir(self.path)

@@ -57,10 +57,16 @@ def wall_time(naive: datetime, tz: ZoneInfo) -> datetime:
         raise RulesError(f"{shown} does not exist in {tz.key}: the clocks go forward that "
                          "night and skip it",
                          hint=f"give a time outside the skipped hour, e.g. "
-                              f"{later.replace(tzinfo=None).isoformat(timespec='minutes')}")
+                              f"{later.replace(tzinfo=None).isoformat(timespec='minutes')}",
+                         ru=f"{shown} не существует в {tz.key}: в эту ночь часы переводят "
+                            "вперёд (укажите время вне пропущенного часа, например "
+                            f"{later.replace(tzinfo=None).isoformat(timespec='minutes')})")
     raise RulesError(f"{shown} happens twice in {tz.key}: the clocks go back that night",
                      hint=f"add its offset: {shown}{_offset(first)} (the first time) or "
-                          f"{shown}{_offset(second)} (the second)")
+                          f"{shown}{_offset(second)} (the second)",
+                     ru=f"{shown} бывает дважды в {tz.key}: в эту ночь часы переводят назад "
+                        f"(добавьте смещение: {shown}{_offset(first)} — первое, "
+                        f"{shown}{_offset(second)} — второе)")
 
 
 def _local(d: date, t: time, tz: ZoneInfo) -> datetime:
@@ -92,14 +98,20 @@ class Calendar:
         bad = [d for d in self.weekend_days if d not in WEEKDAYS]
         if bad:
             raise RulesError(f"unknown weekday {bad[0]!r} in weekend_days",
-                             hint=f"use {', '.join(WEEKDAYS)}")
+                             hint=f"use {', '.join(WEEKDAYS)}",
+                             ru=f"weekend_days: неизвестный день недели {bad[0]!r} (допустимы: "
+                                f"{', '.join(WEEKDAYS)})")
         if merge_weekends and set(self.weekend_days) >= set(WEEKDAYS):
             raise RulesError("weekend_days names every day of the week: no deadline is left",
-                             hint="list only the days whose deadline moves to the next day")
+                             hint="list only the days whose deadline moves to the next day",
+                             ru="weekend_days: перечислены все дни недели, сроку не остаётся "
+                                "дня (оставьте только дни, срок которых переносится на "
+                                "следующий день)")
         self.moved: dict[int, datetime] = {}
         for n, dl in dict(moved or {}).items():
             if int(n) < 1:
-                raise RulesError(f"moved deadline for day {n}: days are numbered from 1")
+                raise RulesError(f"moved deadline for day {n}: days are numbered from 1",
+                                 ru=f"перенесённый срок дня {n}: дни нумеруются с 1")
             if dl.tzinfo is None:
                 dl = dl.replace(tzinfo=self.tz)
             self.moved[int(n)] = dl.astimezone(self.tz)
@@ -148,9 +160,12 @@ class Calendar:
 
     def _day(self, n: int) -> tuple[datetime, datetime]:
         if n < 1:
-            raise RulesError(f"day {n}: game days are numbered from 1")
+            raise RulesError(f"day {n}: game days are numbered from 1",
+                             ru=f"день {n}: дни игры нумеруются с 1")
         if n > MAX_DAYS:
-            raise RulesError(f"day {n}: more than {MAX_DAYS} days; check the game's start date")
+            raise RulesError(f"day {n}: more than {MAX_DAYS} days; check the game's start date",
+                             ru=f"день {n}: больше {MAX_DAYS} дней; проверьте дату начала "
+                                "игры ([game] start)")
         days = self._days
         while len(days) < n:
             k = len(days) + 1
@@ -160,7 +175,9 @@ class Calendar:
             if _aware(ends) <= _aware(begins):
                 raise RulesError(
                     f"day {k}: the deadline {ends.isoformat()} is not after the day's start "
-                    f"{begins.isoformat()}", hint="check the moved deadline in [[days]]")
+                    f"{begins.isoformat()}", hint="check the moved deadline in [[days]]",
+                    ru=f"день {k}: срок {ends.isoformat()} не позже начала дня "
+                       f"{begins.isoformat()} (проверьте перенесённый срок в [[days]])")
             days.append((begins, ends))
         return days[n - 1]
 

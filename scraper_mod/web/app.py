@@ -42,6 +42,7 @@ from ..errors import ScraperModError
 from ..game.config import GAME_FILE
 from ..game.context import GameContext, open_game
 from ..game.days import list_days
+from ..game.russian import error_in, game_language
 from ..game.tally import count_asked
 from .actions import ACTIONS
 from .forum import register_forum
@@ -148,12 +149,21 @@ def create_app(target: str | Path, *, token: str, clock: Clock | None = None,
     def scraper_error(e: ScraperModError):
         if request.path.startswith("/api/"):
             return jsonify({"error": str(e), **({"ru": e.ru} if e.ru else {})}), 409
-        return render_template("error.html", message=str(e), lang="en"), 409
+        lang = _error_lang(games)      # issue 39: a Russian game's box is Russian only
+        return render_template("error.html", message=error_in(e, lang), lang=lang), 409
 
     _pages(app, games)
     _api(app, games)
     register_forum(app, games)
     return app
+
+
+def _error_lang(games: "OpenGames") -> str:
+    """The language of the game the failed request names (its game file read as text: the
+    error may be that it does not load); the default, Russian, when it names none."""
+    name = (request.view_args or {}).get("name")
+    path = games.paths().get(name) if isinstance(name, str) else None
+    return (game_language(path) if path is not None else None) or "ru"
 
 
 def _denied(code: int) -> Response:
@@ -239,7 +249,7 @@ def _pages(app: Flask, games: OpenGames) -> None:
             for line in spec.run(ctx, request.form, lang):
                 flash(line, "done")
         except ScraperModError as e:
-            flash(word("error_line", lang, error=e.in_language(lang)), "failed")
+            flash(word("error_line", lang, error=error_in(e, lang)), "failed")
         return redirect(url_for("game", name=name), code=303)
 
 

@@ -19,6 +19,7 @@ from ..errors import ScraperModError
 from ..game.history.record import finished_day
 from ..game.history.stats import Stats, forum_stats, load_aliases, records_under
 from ..game.history.statstext import role_name, side_name
+from ..game.russian import error_in, game_language
 
 __all__ = ["register_forum", "rating_svg", "SORTS"]
 
@@ -94,7 +95,8 @@ def _game_rows(games: Any, found: list[tuple[Path, dict[str, Any]]], lang: str
             last = finished_day(resolutions)
             start = ctx.calendar().day_start(1).date().isoformat()
         except ScraperModError as e:
-            rows.append(GameRow(name, name, "", str(e), False))
+            rows.append(GameRow(name, name, "", error_in(e, game_language(path) or "ru"),
+                                False))
             continue
         if last is not None:
             winner = resolutions[last]["winner"]

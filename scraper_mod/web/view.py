@@ -25,6 +25,7 @@ from ..game.history.daychart import vote_history
 from ..game.intake import day_moves, state_before_day
 from ..game.nightmoves import awaiting_moves, moves_json
 from ..game.publish import failures, game_id, plan_day
+from ..game.russian import error_in, game_language
 from ..game.tally import DayTally, tally_day
 from ..game.wording import Formatter
 from ..posts.bbcode import bbcode_to_html
@@ -169,7 +170,7 @@ def game_view(ctx: GameContext, name: str, *, day: int | None = None,
             tally = page_tally(ctx, day)
             chart = "" if summary else tally_chart(ctx, tally)
         except ScraperModError as e:
-            tally_error = str(e)
+            tally_error = error_in(e, lang)
             alerts.append(Alert("a_count", tally_error))
     elif not over:
         alerts.append(Alert("a_topic", word("a_topic", lang, day=day)))
@@ -182,7 +183,7 @@ def game_view(ctx: GameContext, name: str, *, day: int | None = None,
         moves = day_moves(ctx, day)
     except ScraperModError as e:
         moves = []
-        alerts.append(Alert("a_moves", str(e)))
+        alerts.append(Alert("a_moves", error_in(e, lang)))
     for m in moves:
         if m.status == "unknown_sender":
             alerts.append(Alert("a_sender", f"{m.player}: {move_reason(m.reason, lang)}"
@@ -266,7 +267,8 @@ def publish_plan(ctx: GameContext, day: int | None) -> list[dict]:
     try:
         items = plan_day(ctx, day)
     except ScraperModError as e:
-        return [{"kind": "-", "to": "-", "status": "failed", "error": str(e)}]
+        return [{"kind": "-", "to": "-", "status": "failed",
+                 "error": error_in(e, _lang(ctx))}]
     recs = {(r["kind"], r["recipient"]): r for r in ctx.store.publications(game_id(ctx), day)}
     out = []
     for i in items:
@@ -319,7 +321,8 @@ def games_overview(games: dict[str, Path],
         try:
             ctx = open_one(path)
         except ScraperModError as e:
-            rows.append({**row, "broken": str(e), "alerts": [str(e)]})
+            line = error_in(e, game_language(path) or "ru")
+            rows.append({**row, "broken": line, "alerts": [line]})
             continue
         try:
             v = game_view(ctx, name, summary=True)
@@ -332,6 +335,7 @@ def games_overview(games: dict[str, Path],
                                if a.kind not in ("a_due", "a_topic") else a.text
                                for a in v.alerts])
         except ScraperModError as e:
-            row.update(broken=str(e), alerts=[str(e)])
+            line = error_in(e, _lang(ctx))
+            row.update(broken=line, alerts=[line])
         rows.append(row)
     return rows

@@ -159,7 +159,7 @@ def test_poll_day_below_1(game, capsys, day):
     """Not "the game has not started yet": the game started in 2024."""
     code, out, err = run(capsys, "poll", game, "--day", day)
     assert code == 1 and out == ""
-    assert f"--day: must be 1 or more, not {day}" in one_error_line(err)
+    assert f"--day: нужен номер дня от 1, а не {day}" in one_error_line(err)   # issue 39
 
 
 def test_day_move_before_the_day_starts_says_it_once(game, capsys):
@@ -222,7 +222,7 @@ def test_after_the_game_ended_bare_commands_mean_its_last_day(game, capsys):
     code, out, err = run(capsys, "moves", game, "--offline")
     assert code == 0 and out.startswith("Day 1: night moves")
     code, out, err = run(capsys, "poll", game)
-    assert out.startswith("forum: day 1") and "has no topic" not in out + err
+    assert out.startswith("форум: день 1") and "нет темы" not in out + err
 
 
 def test_a_setup_deal_cannot_make_names_the_game_file(game, capsys):

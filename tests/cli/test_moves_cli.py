@@ -116,7 +116,8 @@ def test_unreadable_mailbox_is_one_error_line(tmp_path, capsys):
     folder = make_game(tmp_path / "g")          # no moves/ folder at all
     code, out, err = run(capsys, folder, "--day", 1)
     assert code == 1
-    assert err.startswith("error: maildir:") and "no such Maildir folder" in err
+    # a Russian game: Russian only (issue 39 item 4)
+    assert err.startswith("ошибка: maildir:") and "нет такой папки Maildir" in err
     assert "Traceback" not in err
     assert out.startswith("Day 1: night moves")   # what is stored still shows
 
@@ -215,8 +216,8 @@ def test_moves_path_is_a_file(tmp_path, capsys, source, kind):
     (game / "moves").write_text("убить Машу\n", encoding="utf-8")
     code = main(["moves", str(game), "--day", "1"])
     err = capsys.readouterr().err
-    assert code == 1 and err.startswith("error: ") and err.count("\n") == 1
-    assert f"{source}:{game / 'moves'}: not a folder but a file" in err
+    assert code == 1 and err.startswith("ошибка: ") and err.count("\n") == 1   # issue 39
+    assert f"{source}:{game / 'moves'}: это файл, а не папка" in err
     assert "[moves] path" in err
     assert (game / "moves").read_text(encoding="utf-8") == "убить Машу\n"
 
@@ -227,7 +228,8 @@ def test_moves_path_missing(tmp_path, capsys, source, kind):
     edit(game, 'source = "maildir"', f'source = "{source}"')
     code = main(["moves", str(game), "--day", "1"])
     err = capsys.readouterr().err
-    assert code == 1 and f"no such {kind} folder" in err and "[moves] path" in err
+    what = {"Maildir": "папки Maildir", "queue": "папки очереди"}[kind]     # issue 39
+    assert code == 1 and f"нет такой {what}" in err and "[moves] path" in err
 
 
 def test_moves_after_deal_use_the_dealt_roles(tmp_path, capsys):

@@ -99,17 +99,18 @@ def test_deal_status_and_run_name_what_to_fix(tmp_path, capsys):
     assert main(["deal", str(game)]) == 0
     err = capsys.readouterr().err
     toml = str(game / "game.toml")
-    assert f"warning: {toml}: forum.url: no board to read" in err
-    assert f"warning: {toml}: game.start: 2019-03-14" in err
-    assert f"warning: {toml}: moves.path: no Maildir at {game / 'moves'}" in err
-    assert "mkdir -p" in err
+    # a Russian game (the default language): the lines are Russian only (issue 39 item 4)
+    assert f"предупреждение: {toml}: forum.url: не указан форум" in err
+    assert f"предупреждение: {toml}: game.start: 2019-03-14: день 2001: больше 2000 дней" in err
+    assert f"предупреждение: {toml}: moves.path: нет папки Maildir {game / 'moves'}" in err
+    assert "mkdir -p" in err and "warning" not in err
     assert main(["status", str(game)]) == 0
     out = capsys.readouterr().out
-    assert f"to fix: {toml}: forum.url" in out and f"to fix: {toml}: game.start" in out
-    assert f"to fix: {toml}: moves.path" in out
+    assert f"исправьте: {toml}: forum.url" in out and f"исправьте: {toml}: game.start" in out
+    assert f"исправьте: {toml}: moves.path" in out
     assert main(["run", str(game), "--log", "-"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"error: {toml}: forum.url: no board to read") and err.count("\n") == 1
+    assert err.startswith(f"ошибка: {toml}: forum.url: не указан форум") and err.count("\n") == 1
 
     text = (game / "game.toml").read_text(encoding="utf-8")
     (game / "game.toml").write_text(
@@ -117,7 +118,7 @@ def test_deal_status_and_run_name_what_to_fix(tmp_path, capsys):
         encoding="utf-8")
     assert main(["run", str(game), "--log", "-"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"error: {toml}: game.start: 2019-03-14: ") and "more than" in err
+    assert err.startswith(f"ошибка: {toml}: game.start: 2019-03-14: ") and "больше 2000" in err
     assert err.count("\n") == 1
 
 

@@ -64,33 +64,35 @@ def test_poll_stores_new_posts_then_idles(board, tmp_path, capsys):
     ids = [board.add_post("Вася", 58, f"[color=red]Маша_2[/color] {n}") for n in range(3)]
     code, out, err = run(capsys, "poll", str(tmp_path))
     assert code == 0, err
-    assert "3 new post(s), 0 edited, 0 deleted, 2 page(s) read of 2, 2 request(s)" in out
-    assert "moves: no source configured" in out
+    # a Russian game: the lines in Russian (issue 39 item 4)
+    assert ("форум: день 1: новых постов: 3, правок: 0, удалено: 0, прочитано страниц: 2 из 2, "
+            "запросов: 2") in out
+    assert "ходы: источник не настроен" in out
     with Store(tmp_path / "state.sqlite3") as store:
         assert sorted({p.post_id for p, _ in stored_posts(store, board.topic_url(4))}) == ids
     code, out, _ = run(capsys, "poll", str(tmp_path))
-    assert code == 0 and "0 new post(s)" in out and "1 request(s)" in out
+    assert code == 0 and "новых постов: 0" in out and "запросов: 1" in out
     board.edit_post(ids[0], "[color=red]Big Joe[/color]")
     board.delete_post(ids[1])
     code, out, _ = run(capsys, "poll", str(tmp_path), "--full")
-    assert code == 0 and "0 new post(s), 1 edited, 1 deleted" in out and "full scan" in out
+    assert code == 0 and "новых постов: 0, правок: 1, удалено: 1" in out and "полный просмотр" in out
 
 
 def test_poll_reports_a_missing_topic(board, tmp_path, capsys):
     write_game(tmp_path, board, start=datetime.now(MSK).date() - timedelta(days=1))
     board.topics.clear()
     code, out, err = run(capsys, "poll", str(tmp_path))
-    assert code == 1 and "1 error(s)" in out
-    assert err.startswith("error: ") and "does not exist" in err
+    assert code == 1 and "ошибок: 1" in out
+    assert err.startswith("ошибка: ") and "такой темы нет" in err     # issue 39: Russian
     code, out, err = run(capsys, "poll", str(tmp_path), "--full")
-    assert code == 1 and "INCOMPLETE" in out and "does not exist" in err
+    assert code == 1 and "НЕ ЗАВЕРШЁН" in out and "такой темы нет" in err
 
 
 def test_poll_before_the_game_and_without_a_topic(board, tmp_path, capsys):
     write_game(tmp_path, board, start=datetime.now(MSK).date() + timedelta(days=3))
     code, out, _ = run(capsys, "poll", str(tmp_path))
-    assert code == 0 and "the game has not started yet" in out
+    assert code == 0 and "игра ещё не началась" in out
     write_game(tmp_path, board, start=datetime.now(MSK).date() - timedelta(days=1), topics=())
     code, out, _ = run(capsys, "poll", str(tmp_path))
-    assert code == 0 and "has no topic yet" in out
+    assert code == 0 and "ещё нет темы" in out
     assert board.requests == []

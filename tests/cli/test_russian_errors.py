@@ -36,9 +36,10 @@ def run(capsys, *argv) -> str:
 
 # what may be Latin in a Russian line: addresses, paths and file names, keys (dotted,
 # bracketed, with _ or -), options, commands in backticks, and a few names of formats
-_ALLOWED = [r"(?<=toml: )\w+(?=:)", r"ключи: [^)]*", r"`[^`]*`", r"\w+://\S+", r"\S*/\S*",
+_ALLOWED = [r"\b\w+\[\d+\]\.\w+", r"(?<=toml: )\w+(?=:)", r"(ключи|допустимы): [^)]*",
+            r"`[^`]*`", r"\w+://\S+", r"\S*/\S*",
             r"\S+\.(toml|sqlite3|txt|bbcode)\b", r"--[\w-]+", r"\[+[\w.]+\]+( \w+( = \S+)?)?",
-            r"\b[\w.\[\]]*[._\[][\w.\[\]]*", r"scraper-mod", r"\b(ISO|TOML|UTF-8|URL|GAME|-v)\b",
+            r"\b[\w.\[\]]*[._\[][\w.\[\]]*", r"scraper-mod", r"\b(ISO|TOML|UTF-8|URL|GAME|Maildir|-v)\b",
             r"'[^']*'"]
 
 
@@ -82,7 +83,44 @@ CASES = {
     "the board does not answer": lambda g: (
         edit(g, 'url = "http://127.0.0.1/"', f'url = "http://127.0.0.1:{_free_port()}/"\n'
              "retries = 0\ntimeout = 2"), ("tally", g, "--day", "1"))[1],
+    # the other commands' main errors (issue 39 item 4, the second pass)
+    "publish before any day is resolved": lambda g: ("publish", g),
+    "poll day 0": lambda g: ("poll", g, "--day", "0"),
+    "deal twice": lambda g: (main(["deal", str(g)]), ("deal", g))[1],
+    "deal to no players": lambda g: (drop_players(g), ("deal", g))[1],
+    "run with a start long past": lambda g: (edit(g, "start = 2024-04-08", "start = 2019-03-14"),
+                                             ("run", g, "--log", "-"))[1],
+    "run with a start past and a board never read": lambda g: ("run", g, "--log", "-"),
+    "day move of day 0": lambda g: ("day", "move", g, "0", "2024-04-09T21:00"),
+    "a random list that is not the players": lambda g: (
+        edit(g, '"Игрок-7", "Алексей"]', '"Игрок-7"]'), ("tally", g, "--offline"))[1],
+    "a host who plays": lambda g: (edit(g, 'host = "admin"', 'host = "Вася"'),
+                                   ("tally", g, "--offline"))[1],
+    "an unknown role": lambda g: (edit(g, 'role = "civilian"', 'role = "крестьянин"'),
+                                  ("tally", g, "--offline"))[1],
+    "an unknown time zone": lambda g: (edit(g, '"Europe/Moscow"', '"Europe/Мосхва"'),
+                                       ("tally", g, "--offline"))[1],
+    "a board address that is none": lambda g: (
+        edit(g, 'url = "http://127.0.0.1/"', 'url = "форум"'), ("tally", g, "--offline"))[1],
+    "serve on a port in use": lambda g: ("serve", g, "--port", str(_busy_port())),
 }
+
+_HELD: list[socket.socket] = []
+
+
+def _busy_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    _HELD.append(s)           # held open while the case runs
+    return s.getsockname()[1]
+
+
+def drop_players(game: Path) -> None:
+    toml = game / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    text = re.sub(r"random_list = \[[^\]]*\]\n", "", text[:text.index("[[players]]")])
+    toml.write_text(re.sub(r"\[mafia\]\nduty = .*\n", "", text), encoding="utf-8")
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -97,3 +135,17 @@ def test_an_english_game_keeps_english_lines(game, capsys):
     edit(game, 'language = "ru"', 'language = "en"')
     err = run(capsys, "tally", game, "--offline", "--day", "0")
     assert err == "error: --day: must be 1 or more, not 0\n"
+
+
+def test_polls_forum_lines_are_russian_only(game, capsys):
+    """`poll` on a board that does not answer: its ``форум: …``, ``ходы: …`` and ``ошибка: …``
+    lines are Russian, the board's English text goes to the log."""
+    edit(game, 'url = "http://127.0.0.1/"', f'url = "http://127.0.0.1:{_free_port()}/"\n'
+         "retries = 0\ntimeout = 2")
+    capsys.readouterr()
+    code = main(["poll", str(game), "--day", "1"])
+    out, err = capsys.readouterr()
+    assert code == 1 and out.startswith("форум: день 1: ") and err.startswith("ошибка: "), \
+        (out, err)
+    for line in (out + err).splitlines():
+        assert latin_words(line) == [], line

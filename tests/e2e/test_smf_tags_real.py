@@ -1,12 +1,12 @@
 """Each engine's posts use only the tags it renders (issue 39 item 5), on the real SMF 2.1.4
 board: phpBB's ``[size=150]`` and ``[list=1]`` show as raw text there; what
-``posts.engine_tags.for_engine`` makes of them renders as a size and an ordered list."""
+``forum.engine.for_engine`` makes of them renders as a size and an ordered list."""
 
 from __future__ import annotations
 
 from conftest import SMF_GAME_BOARD_ID
 
-from scraper_mod.posts.engine_tags import for_engine
+from scraper_mod.forum.engine import for_engine
 
 PHPBB = "[size=150][b]Мафия — итоги дня 1[/b][/size]\n[list=1]\n[*]Вася\n[*]Петя\n[/list]"
 

@@ -91,7 +91,8 @@ def test_deal_refuses_twice_unless_forced(tmp_path, capsys):
     capsys.readouterr()
     assert main(["deal", str(game)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("error: ") and "already dealt" in err and "--force" in err
+    # a Russian game: the refusal in Russian only (issue 39 item 4)
+    assert err.startswith("ошибка: ") and "роли уже розданы" in err and "--force" in err
     assert err.count("\n") == 1 and "Traceback" not in err
     assert stored_deal(game) == first
     assert main(["deal", str(game), "--force"]) == 0
@@ -105,7 +106,7 @@ def test_deal_refused_after_a_resolved_day_even_forced(tmp_path, capsys):
     with Store(game / "state.sqlite3") as s:
         s.save_resolution(1, {"day": 1}, resolved_at=datetime.now(timezone.utc))
     assert main(["deal", str(game), "--force"]) == 1
-    assert "already resolved" in capsys.readouterr().err
+    assert "итоги дня 1 уже подведены" in capsys.readouterr().err
 
 
 def test_R4_file_roles_kept_and_only_missing_drawn(tmp_path):

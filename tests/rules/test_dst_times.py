@@ -78,9 +78,9 @@ def test_day_move_refuses_a_skipped_time_and_asks_for_the_offset_of_a_doubled_on
     assert code == 0 and "-> Sun 2025-10-26 02:30:00 CET" in out, err
 
 
-@pytest.mark.parametrize("when, words", [
-    ("2025-03-30T02:30:00", "does not exist in Europe/Berlin"),
-    ("2025-10-26T02:30:00", "2025-10-26T02:30+02:00 (the first time) or 2025-10-26T02:30+01:00"),
+@pytest.mark.parametrize("when, words", [   # a Russian game: Russian only (issue 39 item 4)
+    ("2025-03-30T02:30:00", "не существует в Europe/Berlin"),
+    ("2025-10-26T02:30:00", "2025-10-26T02:30+02:00 — первое, 2025-10-26T02:30+01:00 — второе"),
 ])
 def test_game_toml_refuses_a_deadline_skipped_or_doubled(tmp_path, capsys, when, words):
     game = berlin(tmp_path, when[:8] + ("24" if when.startswith("2025-03") else "20"))

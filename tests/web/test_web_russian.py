@@ -16,7 +16,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from test_demo import played  # noqa: F401 (a fixture: the demo's whole game, kept)
-from test_web import TOKEN, game, store_move  # noqa: F401 (game is a fixture)
+from test_russian_errors import latin_words
+from test_web import TOKEN, client_for, game, store_move  # noqa: F401 (game is a fixture)
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.daemon.scheduler import Daemon
@@ -28,6 +29,7 @@ from scraper_mod.web import create_app
 from scraper_mod.web.i18n import MOVE_STATUS, PUBLISH_KIND, PUBLISH_STATUS, ROLE_KIND, WORDS
 
 MSK = ZoneInfo("Europe/Moscow")
+ROOT = Path(__file__).resolve().parents[2]
 
 # the daemon's own English sentences around an error (daemon/scheduler.py), and those of the
 # services the page's actions call (game/days.py, game/host.py, game/timearg.py)
@@ -180,3 +182,46 @@ def test_the_page_actions_errors_in_russian(game):  # noqa: F811
         assert failed and failed[0].startswith("Ошибка: "), (act, failed)
         assert expected in unescape(failed[0]), (act, failed)
         assert english_in(unescape(failed[0])) == [], (act, failed)
+
+
+# --- issue 39 item 4: the page's error box of a Russian game is Russian only ----------------
+
+def _box(html: str) -> str:
+    m = re.search(r'<p class="alert">(.*?)</p>', html, re.S)
+    assert m, html
+    return unescape(m.group(1))
+
+
+@pytest.mark.parametrize("old, new, russian", [
+    ('host = "admin"', 'host = "Вася"', "ведущий 'Вася' указан и среди игроков"),
+    ('role = "civilian"', 'role = "крестьянин"', "неизвестная роль 'крестьянин'"),
+    ('[game]\n', '[game]\nzz_unknown = 1\n', "game.zz_unknown: неизвестный ключ"),
+])
+def test_a_russian_games_error_box_is_russian_only(tmp_path, old, new, russian):
+    """A game file that does not load: the page's box (409) says what to fix in Russian only,
+    no Latin word but the file, keys and role names (the CLI's check, one rule for both)."""
+    folder = tmp_path / "m2"
+    folder.mkdir()
+    text = (ROOT / "fixtures" / "games" / "day1" / "game.toml").read_text(encoding="utf-8")
+    assert old in text
+    (folder / "game.toml").write_text(text.replace(old, new, 1), encoding="utf-8")
+    _, c = client_for(tmp_path)
+    r = c.get("/games/m2")
+    assert r.status_code == 409
+    box = _box(r.get_data(as_text=True))
+    assert russian in box and "Traceback" not in box
+    assert latin_words(box) == [], box
+    # the games list shows the same line
+    assert russian in unescape(c.get("/").get_data(as_text=True))
+
+
+def test_an_english_games_error_box_stays_english(tmp_path):
+    folder = tmp_path / "m2"
+    folder.mkdir()
+    text = (ROOT / "fixtures" / "games" / "day1" / "game.toml").read_text(encoding="utf-8")
+    text = text.replace('language = "ru"', 'language = "en"').replace(
+        'host = "admin"', 'host = "Вася"')
+    (folder / "game.toml").write_text(text, encoding="utf-8")
+    _, c = client_for(tmp_path)
+    box = _box(c.get("/games/m2").get_data(as_text=True))
+    assert "the host 'Вася' is also a player" in box and "ведущий" not in box

@@ -23,6 +23,7 @@ def start(*argv: str) -> tuple[subprocess.Popen, str]:
     line = proc.stdout.readline()
     m = re.search(r"(http://\S+/\?token=(\S+))", line)
     assert m, (line, proc.stderr.read() if proc.poll() is not None else "")
+    assert line.startswith("страница ведущего: "), line    # a Russian game (issue 39)
     return proc, m.group(1)
 
 
@@ -53,7 +54,9 @@ def test_serve_prints_a_url_that_opens_the_page(game, capsys):  # noqa: F811
         assert api == json.loads(out)
     finally:
         code, out, err = stop(proc)
-    assert code == 0 and "stopped" in out and "Traceback" not in err
+    # a Russian game: the lines in Russian (issue 39 item 4)
+    assert code == 0 and "остановлено" in out
+    assert "Traceback" not in err
 
 
 def test_another_address_only_when_asked_and_with_a_warning(game):  # noqa: F811
@@ -64,8 +67,8 @@ def test_another_address_only_when_asked_and_with_a_warning(game):  # noqa: F811
     finally:
         code, out, err = stop(proc)
     assert code == 0
-    [warning] = [line for line in err.splitlines() if line.startswith("warning:")]
-    assert "listening on 127.0.0.2, not 127.0.0.1" in warning and "ssh -L" in warning
+    [warning] = [line for line in err.splitlines() if line.startswith("предупреждение:")]
+    assert "слушает 127.0.0.2, а не 127.0.0.1" in warning and "ssh -L" in warning
 
 
 def test_serve_a_broken_game_is_one_error_line(tmp_path, capsys):

@@ -1,4 +1,5 @@
-"""Russian all through for a Russian game (issue 39 item 4): the command line's error lines.
+"""Russian all through for a Russian game (issue 39 item 4): the error lines the host reads
+(the command line's `ошибка: …`, the host's page's error box).
 
 A game whose ``[game] language`` is "ru" (the default) gets its errors as ``ошибка: …`` in
 Russian only: the raiser's own Russian line (``ScraperModError.ru``) where it gives one, else
@@ -18,7 +19,8 @@ from pathlib import Path
 
 from ..errors import ConfigError, FetchError, ScraperModError
 
-__all__ = ["game_language", "russian_error", "russian_unexpected", "russian_os_error"]
+__all__ = ["game_language", "russian_error", "russian_unexpected", "russian_os_error",
+           "error_in"]
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +109,12 @@ def russian_error(e: ScraperModError) -> str | None:
                 + ": проверьте адрес в [forum] url и сеть, повторите позже; подробности — "
                   "с ключом -v")
     return None
+
+
+def error_in(e: ScraperModError, lang: str) -> str:
+    """The error's line for a host who reads ``lang`` (the page's error box and alerts): the
+    Russian one for "ru" (see russian_error), else the English."""
+    return (russian_error(e) if lang == "ru" else None) or str(e)
 
 
 def russian_unexpected() -> str:
