@@ -107,12 +107,12 @@ def write_maildir(folder: Path, mails: list[tuple[bytes, datetime]]) -> None:
 
 def run(args, report: Report) -> None:
     lb = need("scraper_mod.demo.localboard", "CLIENT owns LocalBoard")
-    resolving = need("scraper_mod.game.resolve", "RESOLVE owns resolve_day_files")
-    poller = need("scraper_mod.game.poll", "the game's poll_day")
-    intake = need("scraper_mod.game.intake", "MOVES owns poll_moves")
+    resolving = need("scraper_mod.game.results.resolve", "RESOLVE owns resolve_day_files")
+    poller = need("scraper_mod.game.day.poll", "the game's poll_day")
+    intake = need("scraper_mod.game.night.intake", "MOVES owns poll_moves")
     from scraper_mod.clock import FakeClock
-    from scraper_mod.game.config import ForumConfig
     from scraper_mod.game.context import open_game
+    from scraper_mod.game.setup.config import ForumConfig
 
     n_posts = args.posts or (200 if args.quick else 1000)
     min_delay = args.min_delay if args.min_delay is not None else (

@@ -88,9 +88,9 @@ def run(args, report: Report) -> None:
     many = need("scraper_mod.daemon.many", "the many-games host")
     from scraper_mod.daemon.boards import board_key
     from scraper_mod.demo.world import ScriptedClock
-    from scraper_mod.game.config import ForumConfig
     from scraper_mod.game.context import open_game
-    from scraper_mod.game.publish import game_id
+    from scraper_mod.game.publishing.publish import game_id
+    from scraper_mod.game.setup.config import ForumConfig
 
     n_games = args.games or (10 if args.quick else 100)
     n_boards = args.boards or (2 if args.quick else 5)

@@ -171,11 +171,11 @@ def child(mode: str, folder: Path, days: int, lynches: list[str], *,
     import tracemalloc
 
     from scraper_mod.game.context import open_game
-    from scraper_mod.game.resolve import compute_day, resolve_day_files
+    from scraper_mod.game.results.resolve import compute_day, resolve_day_files
 
     # what the work imports lazily is imported before the clock starts: the figure is the
     # work, not the interpreter's first import of the forum client and the mail parser
-    for mod in ("scraper_mod.game.tally", "scraper_mod.game.intake", "scraper_mod.forum.poller",
+    for mod in ("scraper_mod.game.day.tally", "scraper_mod.game.night.intake", "scraper_mod.forum.poller",
                 "scraper_mod.rules.moves", "scraper_mod.rules.night", "scraper_mod.posts.preview",
                 "scraper_mod.rules.votes", "scraper_mod.rules.deal"):
         try:

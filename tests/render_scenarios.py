@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from scraper_mod.game.report import (
+from scraper_mod.game.results.report import (
     Candidate,
     DayReport,
     RandomReveal,

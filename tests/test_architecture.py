@@ -430,7 +430,7 @@ def test_no_engine_word_outside_forum_and_demo():
 
 # module (relative to scraper_mod/) -> why it may keep a cache of its own
 CACHES_ALLOWED = {
-    "game/rendering.py": "the template environment of a game's own templates/ folder: built "
+    "game/results/rendering.py": "the template environment of a game's own templates/ folder: built "
                          "from files, the same for every game that shares the folder",
     "posts/bbcode.py": "the compiled pattern of a set of BBCode tags: no game's value",
     "posts/render.py": "the package's own template environment: no game's value",

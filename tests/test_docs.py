@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from scraper_mod.errors import ConfigError
-from scraper_mod.game.config import parse_game
+from scraper_mod.game.setup.config import parse_game
 from scraper_mod.rules.model import Role
 
 ROOT = Path(__file__).resolve().parent.parent

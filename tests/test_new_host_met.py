@@ -69,7 +69,7 @@ def test_a_wrong_topic_number_says_where_its_address_came_from(tmp_path, capsys)
 
 def test_a_past_start_is_refused_saying_what_lets_run_catch_up(tmp_path, capsys):
     from scraper_mod.game.context import open_game
-    from scraper_mod.game.setup import setup_problems
+    from scraper_mod.game.setup.newgame import setup_problems
     with LocalBoard(language="ru") as b:
         folder = write_game(tmp_path / "g", b, {}, players=PLAYERS, order=ORDER)
         ctx = open_game(folder)

@@ -8,7 +8,7 @@ import logging
 import sys
 from typing import Any
 
-from ..game.timearg import parse_time_arg
+from scraper_mod.game.setup.timearg import parse_time_arg
 
 __all__ = ["SubParsers", "add_game_argument", "parse_time_arg", "print_json", "setup_logging"]
 

@@ -6,7 +6,7 @@ calendar while a game runs (the daemon reads both from the state file at its nex
   which the calendar reads; the days after follow on from it).
 - ``list``: every day so far with its topic, start, deadline and whether it is resolved.
 
-The logic is the service ``game/days.py`` (the host's page calls it too); this module only
+The logic is the service ``game/day/days.py`` (the host's page calls it too); this module only
 reads the arguments and prints what changed.
 """
 
@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import argparse
 
+from scraper_mod.game.day.days import check_day, check_topic_url, list_days, move_deadline, open_day
+
 from ..game.context import open_game
-from ..game.days import check_day, check_topic_url, list_days, move_deadline, open_day
 from .common import SubParsers, add_game_argument
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import argparse
 import sys
 
+from scraper_mod.game.setup.deal import deal_game, deal_lines
+from scraper_mod.game.setup.newgame import setup_problems
+
 from ..game.context import open_game
-from ..game.deal import deal_game, deal_lines
-from ..game.setup import setup_problems
 from .common import SubParsers, add_game_argument
 
 __all__ = ["register", "run"]

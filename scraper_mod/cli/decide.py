@@ -67,13 +67,13 @@ def _run(args: argparse.Namespace, call) -> int:
 
 
 def run_vote(args: argparse.Namespace) -> int:
-    from ..game.host import decide_vote
+    from scraper_mod.game.roster.host import decide_vote
     nick = None if args.nick.strip().lower() in ("none", "-") else args.nick
     return _run(args, lambda ctx: decide_vote(ctx, args.post_id, nick, why=args.why))
 
 
 def run_kill(args: argparse.Namespace) -> int:
-    from ..game.host import decide_kill
+    from scraper_mod.game.roster.host import decide_kill
 
     def call(ctx):
         at = parse_time_arg(args.at, ctx.game.timezone) if args.at else None
@@ -82,13 +82,14 @@ def run_kill(args: argparse.Namespace) -> int:
 
 
 def run_undo(args: argparse.Namespace) -> int:
-    from ..game.host import undo_decision
+    from scraper_mod.game.roster.host import undo_decision
     return _run(args, lambda ctx: undo_decision(ctx, args.k))
 
 
 def run_list(args: argparse.Namespace) -> int:
+    from scraper_mod.game.roster.host import list_decisions
+
     from ..game.context import open_game
-    from ..game.host import list_decisions
     with open_game(args.game) as ctx:
         tz = ctx.game.timezone
         rows = list_decisions(ctx)

@@ -37,9 +37,9 @@ def register(sub: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..game.intake import day_moves, poll_moves
-    from ..game.nightmoves import moves_json
-    from ..game.tally import current_day
+    from scraper_mod.game.day.tally import current_day
+    from scraper_mod.game.night.intake import day_moves, poll_moves
+    from scraper_mod.game.night.nightmoves import moves_json
     with open_game(args.game) as ctx:
         status = 0
         ru = ctx.game.language == "ru"     # issue 39: Russian only where a Russian line exists

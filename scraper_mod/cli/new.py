@@ -1,4 +1,4 @@
-"""`scraper-mod new GAME`: a new game folder with a commented game.toml (game/setup.py), the
+"""`scraper-mod new GAME`: a new game folder with a commented game.toml (game/setup/newgame.py), the
 move source's Maildir, and the next commands to run. What no option gives is asked for on a
 terminal; otherwise the folder's name is the title and tomorrow the start."""
 
@@ -10,9 +10,10 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from scraper_mod.game.setup.newgame import NewGame, setup_problems, write_new_game
+
 from ..errors import ConfigError, ScraperModError
 from ..game.context import open_game
-from ..game.setup import NewGame, setup_problems, write_new_game
 from .common import SubParsers
 
 

@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 def _read_failed_ru(english: str) -> str:
     """A poll's error in Russian (the English one is in the log): a topic the board does not
     have, or a read that failed."""
-    if "does not exist" in english:     # where to fix it: game/poll.py's _where_from
+    if "does not exist" in english:     # where to fix it: game/day/poll.py's _where_from
         came = re.search(r"the address of day (\d+)'s topic came from the command line.*?"
                          r"`(scraper-mod day open [^`]*)`", english)
         if came:
@@ -49,9 +49,9 @@ def register(sub: SubParsers) -> None:
 def _load_intake():
     """MOVES' intake module, or None when this build has none."""
     try:
-        return importlib.import_module("scraper_mod.game.intake")
+        return importlib.import_module("scraper_mod.game.night.intake")
     except ModuleNotFoundError as e:
-        if e.name in ("scraper_mod.game", "scraper_mod.game.intake"):
+        if e.name in ("scraper_mod.game", "scraper_mod.game.night.intake"):
             return None
         raise
 
@@ -75,9 +75,10 @@ def _moves_summary(report: Any, ru: bool = False) -> tuple[str, tuple[Any, ...]]
 
 
 def run(args: argparse.Namespace) -> int:
+    from scraper_mod.game.day.poll import poll_day_topics
+    from scraper_mod.game.day.tally import current_day
+
     from ..game.context import open_game
-    from ..game.poll import poll_day_topics
-    from ..game.tally import current_day
 
     status = 0
     with open_game(args.game) as ctx:

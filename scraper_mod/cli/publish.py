@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import argparse
 
-from ..game import daytime
-from ..game.context import open_game
-from ..game.publish import (
+from scraper_mod.game.day import daytime
+from scraper_mod.game.publishing.publish import (
     check_mode,
     day_to_publish,
     plan_day,
@@ -19,6 +18,8 @@ from ..game.publish import (
     publish_day,
     publish_items,
 )
+
+from ..game.context import open_game
 from .common import SubParsers, add_game_argument, print_json
 
 

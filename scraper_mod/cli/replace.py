@@ -37,10 +37,11 @@ def register(sub: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from scraper_mod.game.roster.host import replace_player
+    from scraper_mod.game.setup.signup import drop_from_reserve, first_in_reserve, newcomers
+
     from ..errors import ScraperModError
     from ..game.context import open_game
-    from ..game.host import replace_player
-    from ..game.signup import drop_from_reserve, first_in_reserve, newcomers
 
     if (args.new is None) == (not args.from_reserve):
         raise ScraperModError("give the newcomer NEW or --from-reserve (one of them)")

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 
+from scraper_mod.game.results.resolve import ResolveOutcome, default_day, resolve_day_files
+
 from ..game.context import GameContext, open_game
-from ..game.resolve import ResolveOutcome, default_day, resolve_day_files
 from .common import SubParsers, add_game_argument, print_json
 
 

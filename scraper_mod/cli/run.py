@@ -16,9 +16,10 @@ import logging.handlers
 import os
 from pathlib import Path
 
+from scraper_mod.game.setup.config import GAME_FILE, load_game
+
 from ..daemon.autopilot import RUNNING_KEY, GameOps, note_start, preflight
 from ..errors import ScraperModError
-from ..game.config import GAME_FILE, load_game
 from .common import SubParsers, add_game_argument
 
 __all__ = ["RUNNING_KEY", "PublishingOps", "preflight", "register", "run"]

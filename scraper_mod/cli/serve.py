@@ -42,9 +42,10 @@ def run(args: argparse.Namespace) -> int:
 
     from waitress import create_server
 
+    from scraper_mod.game.setup.config import load_game
+
     from ..daemon.many import is_games_folder
     from ..errors import ScraperModError
-    from ..game.config import load_game
     from ..game.russian import game_language
     from ..web import create_app
 

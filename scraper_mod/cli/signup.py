@@ -42,10 +42,11 @@ def register(sub: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from scraper_mod.game.publishing.publish import Item, publish_items
+    from scraper_mod.game.setup.signup import read_signups, write_players
+
     from ..errors import ScraperModError
     from ..game.context import open_game
-    from ..game.publish import Item, publish_items
-    from ..game.signup import read_signups, write_players
 
     with open_game(args.game) as ctx:
         if args.players is not None and args.players < 1:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 
+from scraper_mod.game.publishing.publish import failures
+from scraper_mod.game.setup.newgame import setup_problems
+
 from ..daemon.overview import PROBLEM_WINDOW, recent_errors
 from ..daemon.status import game_status
 from ..game.context import open_game
-from ..game.publish import failures
-from ..game.setup import setup_problems
 from .common import SubParsers, add_game_argument, print_json
 
 
@@ -48,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         for f in unposted:   # R12.3: what the board does not have yet, and why
             print(f"not posted: day {f['day']} {f['kind']} to {f['recipient']}: {f['error']} "
                   f"(kept in out/day-{f['day']}/; tried again by publish or run)")
-        for p in problems:    # the set-up checks of deal and run (game/setup.py)
+        for p in problems:    # the set-up checks of deal and run (game/setup/newgame.py)
             print(f"исправьте: {p}" if ru else f"to fix: {p}")
         for e in errors:      # the daemon's errors, as `status FOLDER` shows them
             print(f"problem: {e}")

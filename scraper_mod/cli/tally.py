@@ -36,8 +36,9 @@ def register(sub: SubParsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from scraper_mod.game.day.tally import count_asked
+
     from ..game.context import open_game
-    from ..game.tally import count_asked
 
     with open_game(args.game, readonly=args.offline) as ctx:   # --offline only reads
         result = count_asked(ctx, day=args.day, at=args.at, poll=not args.offline,

@@ -10,7 +10,7 @@ work on the board (docs/daytime.md), the same for ``run GAME`` and for each game
   to the host (alert kind ``internal``) and the remaining steps still run.
 * ``note_start`` / ``note_stop``: the game marked running in its state file; found marked at
   a start, the last run crashed (``kill -9``, a reboot): logged and told to the host.
-* ``preflight``: what must be right before a game is run (``game/setup.py``'s checks).
+* ``preflight``: what must be right before a game is run (``game/setup/newgame.py``'s checks).
 """
 
 from __future__ import annotations
@@ -20,13 +20,9 @@ import os
 from collections.abc import Callable
 from datetime import datetime
 
-from ..errors import LoginRequiredError, ScraperModError
-from ..forum.client import ForumClient
-from ..game import daytime
-from ..game.connect import game_board
-from ..game.context import GameContext
-from ..game.majority import post_majority_notice
-from ..game.publish import (
+from scraper_mod.game.day import daytime
+from scraper_mod.game.day.majority import post_majority_notice
+from scraper_mod.game.publishing.publish import (
     AUTO_RETRY_SECONDS,
     Outcome,
     auto_publish,
@@ -35,7 +31,12 @@ from ..game.publish import (
     publish_items,
     publish_move_answers,
 )
-from ..game.setup import setup_problems
+from scraper_mod.game.setup.connect import game_board
+from scraper_mod.game.setup.newgame import setup_problems
+
+from ..errors import LoginRequiredError, ScraperModError
+from ..forum.client import ForumClient
+from ..game.context import GameContext
 from .work import LiveOps, PollResult
 
 __all__ = ["GameOps", "RUNNING_KEY", "check_login", "note_start", "note_stop", "preflight"]
@@ -187,7 +188,7 @@ def note_stop(ctx: GameContext) -> None:
 
 def preflight(ctx: GameContext, *, strict: bool = True) -> list[str]:
     """What must be right before the daemon starts (raises the first such problem, naming
-    the file and key), and what is worth a warning (the checks of game/setup.py).
+    the file and key), and what is worth a warning (the checks of game/setup/newgame.py).
     ``strict=False`` (a game of ``run FOLDER``, which has always started a game taken over
     midway): those problems are warnings too."""
     problems = setup_problems(ctx)

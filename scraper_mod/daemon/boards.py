@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 from urllib.parse import urlsplit
 
+from scraper_mod.game.setup.config import Game
+from scraper_mod.game.setup.connect import client_for_game
+
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError
 from ..forum.client import ForumClient
-from ..game.config import Game
-from ..game.connect import client_for_game
 
 __all__ = ["BoardGate", "BoardRegistry", "board_key"]
 

@@ -10,11 +10,17 @@ crash, a failure retried later.
 
 from __future__ import annotations
 
+from scraper_mod.game.publishing.publish import (
+    AUTO_RETRY_SECONDS,
+    Item,
+    publish_items,
+    vote_topic_item,
+)
+from scraper_mod.game.results.wording import Formatter
+from scraper_mod.game.setup.deal import move_help
+
 from ..forum.engine import Board
 from ..game.context import GameContext
-from ..game.deal import move_help
-from ..game.publish import AUTO_RETRY_SECONDS, Item, publish_items, vote_topic_item
-from ..game.wording import Formatter
 from ..posts.dayfolder import write_atomic
 from ..posts.render import render_text
 from ..rules.model import Role

@@ -35,9 +35,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Callable
 
+from scraper_mod.game.setup.config import GAME_FILE, load_game
+
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError, ScraperModError
-from ..game.config import GAME_FILE, load_game
 from ..game.context import open_game
 from .autopilot import GameOps, check_login, note_start, note_stop, preflight
 from .boards import BoardRegistry, board_key

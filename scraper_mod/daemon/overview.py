@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from scraper_mod.game.setup.config import load_game
+
 from ..errors import ScraperModError
-from ..game.config import load_game
 from ..game.context import GameContext, open_game
 from .many import find_games
 from .status import game_status

@@ -46,6 +46,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Callable
 
+from scraper_mod.game.results.resolve import finish_cascade
+from scraper_mod.game.setup.config import GAME_FILE, load_game
+
 from ..clock import Clock, SystemClock
 from ..errors import (
     ConfigError,
@@ -55,9 +58,7 @@ from ..errors import (
     RulesError,
     ScraperModError,
 )
-from ..game.config import GAME_FILE, load_game
 from ..game.context import GameContext
-from ..game.resolve import finish_cascade
 from ..posts.dayfolder import day_start_name
 from ..posts.numbers import number_ranges
 from ..rules.calendar import Calendar

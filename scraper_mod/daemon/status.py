@@ -7,11 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from scraper_mod.game.day.daytime import chores_ahead
+from scraper_mod.game.day.tally import tally_day
+from scraper_mod.game.night.intake import read_letter
+
 from ..errors import ScraperModError
 from ..game.context import GameContext
-from ..game.daytime import chores_ahead
-from ..game.intake import read_letter
-from ..game.tally import tally_day
 from .lock import running_pid
 from .work import summarize_result
 

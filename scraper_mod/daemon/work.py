@@ -18,16 +18,17 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol, cast
 
+from scraper_mod.game.day.daytopic import own_day_topic, topic_title_regex  # noqa: F401
+from scraper_mod.game.day.poll import poll_day_topics
+from scraper_mod.game.night.intake import poll_moves
+from scraper_mod.game.night.movesource import source_for
+from scraper_mod.game.results.resolve import resolve_day_files
+from scraper_mod.game.setup.connect import game_board, game_client, make_client
+
 from ..errors import ForumError, MailboxError
 from ..forum.client import ForumClient
 from ..forum.poller import DeadlineRead, read_at_deadline
-from ..game.connect import game_board, game_client, make_client
 from ..game.context import GameContext
-from ..game.daytopic import own_day_topic, topic_title_regex  # noqa: F401
-from ..game.intake import poll_moves
-from ..game.movesource import source_for
-from ..game.poll import poll_day_topics
-from ..game.resolve import resolve_day_files
 from ..moves.sources import FetchReport
 from ..store import Store
 from .dayone import open_day_one

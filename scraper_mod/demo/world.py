@@ -43,12 +43,13 @@ from pathlib import Path
 from typing import Callable
 from zoneinfo import ZoneInfo
 
+from scraper_mod.game.setup.deal import deal_game, deal_lines
+
 from ..clock import FakeClock
 from ..daemon.scheduler import Daemon
 from ..daemon.work import LiveOps, Resolution
 from ..errors import ScraperModError
 from ..game.context import open_game
-from ..game.deal import deal_game, deal_lines
 from ..posts.dayfolder import day_start_name
 from .localboard import LocalBoard
 

@@ -14,6 +14,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Callable, Iterator
 
+from scraper_mod.game.setup.config import Game, load_game
+
 from ..clock import Clock, SystemClock
 from ..errors import ConfigError, StorageError
 from ..forum.client import ForumClient
@@ -23,7 +25,6 @@ from ..rules.calendar import Calendar
 from ..rules.deal import effective_duty, effective_players, effective_random_list
 from ..rules.state import GameState, initial_state
 from ..store import BACKUPS_DIR, Store
-from .config import Game, load_game
 
 MEMO_SIZE = 1024       # values a game remembers at most (``GameContext.memo``)
 
@@ -48,7 +49,7 @@ class GameContext:
     store: Store
     clock: Clock = field(default_factory=SystemClock)
     client: ForumClient | None = field(default=None, repr=False)
-    boards: dict[Any, Any] = field(default_factory=dict, repr=False)   # game/connect.py
+    boards: dict[Any, Any] = field(default_factory=dict, repr=False)   # game/setup/connect.py
     letters: dict[int, tuple[Any, Any]] = field(default_factory=dict, repr=False)
     memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     _board: Board | None = field(default=None, repr=False)

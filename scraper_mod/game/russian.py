@@ -46,7 +46,7 @@ def game_language(game: object) -> str | None:
     return lang if lang in ("ru", "en") else "ru"
 
 
-# the game file reader's messages (game/config.py), English -> Russian
+# the game file reader's messages (game/setup/config.py), English -> Russian
 _READER: list[tuple[str, str]] = [
     (r"^unknown key$", "неизвестный ключ"),
     (r"^must be true or false, not (.+)$", r"нужно true или false, а не \1"),

@@ -3,7 +3,7 @@ service as its command and answers with what changed, in the game's language.
 
 An action is one ``Action`` in ``ACTIONS``: its form fields and a function
 ``run(ctx, form, lang) -> list[str]`` (the lines saying what changed). Adding one — say
-``decide`` or ``replace`` over ``game/host.py`` — is a field list and a few lines calling the
+``decide`` or ``replace`` over ``game/roster/host.py`` — is a field list and a few lines calling the
 service, registered with ``@action``; the page draws its form and the route runs it.
 """
 
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Callable, Mapping
 
-from ..errors import ConfigError
-from ..game.context import GameContext
-from ..game.days import move_deadline, open_day
-from ..game.host import (
+from scraper_mod.game.day.days import move_deadline, open_day
+from scraper_mod.game.publishing.publish import check_mode, day_to_publish, publish_day
+from scraper_mod.game.results.wording import Formatter
+from scraper_mod.game.roster.host import (
     Changed,
     decide_kill,
     decide_vote,
@@ -24,9 +24,10 @@ from ..game.host import (
     replace_player,
     undo_decision,
 )
-from ..game.publish import check_mode, day_to_publish, publish_day
-from ..game.timearg import parse_time_arg
-from ..game.wording import Formatter
+from scraper_mod.game.setup.timearg import parse_time_arg
+
+from ..errors import ConfigError
+from ..game.context import GameContext
 from .i18n import word
 
 ActionFn = Callable[[GameContext, Mapping[str, str], str], list[str]]

@@ -37,13 +37,14 @@ from flask import (
 )
 from flask.json.provider import DefaultJSONProvider
 
+from scraper_mod.game.day.days import list_days
+from scraper_mod.game.day.tally import count_asked
+from scraper_mod.game.setup.config import GAME_FILE
+
 from ..clock import Clock
 from ..errors import ScraperModError
-from ..game.config import GAME_FILE
 from ..game.context import GameContext, open_game
-from ..game.days import list_days
 from ..game.russian import error_in, game_language
-from ..game.tally import count_asked
 from .actions import ACTIONS
 from .forum import register_forum
 from .i18n import (

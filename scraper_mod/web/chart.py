@@ -7,8 +7,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from html import escape
 
+from scraper_mod.game.day.tally import DayTally
+
 from ..game.history.daychart import Step
-from ..game.tally import DayTally
 
 W, H = 760, 280
 LEFT, RIGHT, TOP, BOTTOM = 34, 190, 14, 30

@@ -16,18 +16,19 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Callable
 
+from scraper_mod.game.day.tally import DayTally, tally_day
+from scraper_mod.game.night.intake import day_moves, state_before_day
+from scraper_mod.game.night.nightmoves import awaiting_moves, moves_json
+from scraper_mod.game.publishing.publish import failures, game_id, plan_day
+from scraper_mod.game.results.wording import Formatter
+
 from ..daemon.lock import running_pid
 from ..daemon.many import find_games, is_games_folder
 from ..daemon.overview import PROBLEM_WINDOW, error_text, recent_errors
 from ..errors import ScraperModError
 from ..game.context import GameContext
 from ..game.history.daychart import vote_history
-from ..game.intake import day_moves, state_before_day
-from ..game.nightmoves import awaiting_moves, moves_json
-from ..game.publish import failures, game_id, plan_day
 from ..game.russian import error_in, game_language
-from ..game.tally import DayTally, tally_day
-from ..game.wording import Formatter
 from ..posts.bbcode import bbcode_to_html
 from ..posts.dayfolder import day_start_file
 from ..rules.moves import reason_text as move_reason

@@ -133,7 +133,7 @@ def test_day_2_is_judged_from_the_stored_state_after_day_1(tmp_path, capsys):
     """R5.5: the Commissar died on day 1, so on day 2 the promoted Sergeant checks and the
     dead Commissar's move is invalid; the state comes from day 1's stored resolution."""
     from scraper_mod.game.context import open_game
-    from scraper_mod.game.intake import state_before_day
+    from scraper_mod.game.night.intake import state_before_day
     folder = make_game(tmp_path / "g")
     md = maildir(folder / "moves")
     deliver(md, mail("alexey@example.org", "проверить Big Joe"), msk("2024-04-10 12:00:00"))
@@ -169,8 +169,8 @@ def test_old_mail_in_the_mailbox_is_not_part_of_the_game(tmp_path, capsys):
 def test_an_idle_poll_reads_nothing_again(tmp_path, monkeypatch):
     """Once every stored message is answered, a poll with nothing new decodes nothing."""
     from scraper_mod.clock import FakeClock
-    from scraper_mod.game import intake
     from scraper_mod.game.context import open_game
+    from scraper_mod.game.night import intake
     folder = make_game(tmp_path / "g")
     md = maildir(folder / "moves")
     deliver(md, mail("doc@example.org", "лечу Машу"), msk("2024-04-09 12:00:00"))

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from scraper_mod.cli import main
 from scraper_mod.demo.localboard import LocalBoard
-from scraper_mod.game.config import load_game
+from scraper_mod.game.setup.config import load_game
 
 MSK = ZoneInfo("Europe/Moscow")
 NICKS = ["Вася", "Петя", "Маша", "Игорь", "Ирина", "Коля", "Таня"]

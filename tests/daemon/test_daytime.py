@@ -18,9 +18,9 @@ from scraper_mod.daemon.scheduler import Daemon
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.demo.world import ScriptedClock
 from scraper_mod.errors import ConfigError
-from scraper_mod.game import daytime
-from scraper_mod.game.config import load_game
 from scraper_mod.game.context import open_game
+from scraper_mod.game.day import daytime
+from scraper_mod.game.setup.config import load_game
 
 PASSWORD = "host-pw-1"
 HOST_UID = 2      # LocalBoard's admin: the posting account

@@ -113,7 +113,7 @@ def test_an_internal_error_in_one_step_of_a_poll_leaves_the_others_running(world
     """"Also": the majority notice's step fails with an internal error at every poll; the
     counts on request and the host's alerts still run at each poll."""
     from scraper_mod.daemon import autopilot as run_mod
-    from scraper_mod.game import daytime
+    from scraper_mod.game.day import daytime
     clock, board, t, folder = world
     write_game(folder, board, t, 'tally_command = "!голоса"\ntally_cooldown_minutes = 0')
 

@@ -31,8 +31,8 @@ from scraper_mod.daemon.many import Host, find_games
 from scraper_mod.daemon.overview import folder_status
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.demo.world import ScriptedClock
-from scraper_mod.game.config import load_game
 from scraper_mod.game.context import open_game
+from scraper_mod.game.setup.config import load_game
 
 MSK = ZoneInfo("Europe/Moscow")
 # ten players, the civilians first on the random list: no vote -> a civilian jailed a day

@@ -69,7 +69,7 @@ def test_day_2_cutoff_edit_and_tie_R2_6_R2_7_R3(played):
     """19:59:59 counts, 20:00:00 does not; Гоша's post edited at 20:00:30 keeps its earlier
     vote; 4:4 goes to the random list."""
     _, _, folder = played
-    from scraper_mod.game.tally import tally_day
+    from scraper_mod.game.day.tally import tally_day
     ctx = open_game(folder, clock=FakeClock(at(20, 12)))
     try:
         t = tally_day(ctx, 2).to_json()
@@ -89,7 +89,7 @@ def test_day_2_cutoff_edit_and_tie_R2_6_R2_7_R3(played):
 
 def test_frozen_votes_do_not_count_R5_4(played):
     _, _, folder = played
-    from scraper_mod.game.tally import tally_day
+    from scraper_mod.game.day.tally import tally_day
     ctx = open_game(folder, clock=FakeClock(at(20, 12)))
     try:
         d3 = tally_day(ctx, 3).to_json()
@@ -104,7 +104,7 @@ def test_frozen_votes_do_not_count_R5_4(played):
 
 def test_invalid_forged_and_late_moves_R5_1_R5_2(played):
     _, _, folder = played
-    from scraper_mod.game.intake import day_moves
+    from scraper_mod.game.night.intake import day_moves
     ctx = open_game(folder, clock=FakeClock(at(20, 12)))
     try:
         night1 = day_moves(ctx, 1)

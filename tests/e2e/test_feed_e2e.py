@@ -25,7 +25,7 @@ import requests
 from scraper_mod.clock import FakeClock
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.poller import canonical_topic_url, poll_topic, stored_posts
-from scraper_mod.game.tally import tally_day
+from scraper_mod.game.day.tally import tally_day
 from scraper_mod.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,8 +100,8 @@ class FixtureBoard:
 @pytest.fixture
 def ctx():
     clock = FakeClock(datetime(2024, 4, 9, 20, 35, 10, tzinfo=MSK))
-    from scraper_mod.game.config import load_game
     from scraper_mod.game.context import GameContext
+    from scraper_mod.game.setup.config import load_game
     # the fixture game's folder is never written: no state file is opened there
     c = GameContext(game=load_game(GAME), store=Store(":memory:"), clock=clock)
     yield c

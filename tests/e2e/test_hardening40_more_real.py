@@ -20,10 +20,10 @@ from test_publish_real import wait_for, write_game
 from test_smf_evening_e2e import env as smf_env
 from test_smf_evening_e2e import write_game as write_smf_game
 
-from scraper_mod.game.connect import game_board
 from scraper_mod.game.context import open_game
-from scraper_mod.game.daytime import alerts
-from scraper_mod.game.publish import Item, publish_items
+from scraper_mod.game.day.daytime import alerts
+from scraper_mod.game.publishing.publish import Item, publish_items
+from scraper_mod.game.setup.connect import game_board
 
 
 def _no_day_topic(game, title: str) -> None:

@@ -21,9 +21,9 @@ from zoneinfo import ZoneInfo
 from conftest import BOARD_PLAYERS
 from test_smf_evening_e2e import PASSWORD, env, write_game
 
-from scraper_mod.game.connect import game_board
 from scraper_mod.game.context import open_game
-from scraper_mod.game.publish import Item, publish_items
+from scraper_mod.game.publishing.publish import Item, publish_items
+from scraper_mod.game.setup.connect import game_board
 
 
 def rename(board, nick: str, member_id: int, shown: str) -> None:

@@ -11,7 +11,7 @@ from servers.smtp import SmtpServer
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.game.context import open_game
-from scraper_mod.game.intake import day_moves, day_orders, poll_moves
+from scraper_mod.game.night.intake import day_moves, day_orders, poll_moves
 from scraper_mod.moves.sources import ImapSource
 
 
@@ -204,7 +204,7 @@ def test_answers_over_starttls_with_a_login(tmp_path, monkeypatch):
     from servers.imap import CERT, KEY, free_port
     from servers.smtp import _Handler
 
-    from scraper_mod.game.intake import Answer, send_answer
+    from scraper_mod.game.night.intake import Answer, send_answer
 
     tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     tls.load_cert_chain(str(CERT), str(KEY))

@@ -49,8 +49,8 @@ def test_smf_vote_links_in_a_count_and_a_newspaper_open_the_voters_posts(real_sm
     toml.write_text(toml.read_text("utf-8").replace(
         "lock_day_topic = true", 'lock_day_topic = true\ntally_command = "!голоса"'), "utf-8")
     from scraper_mod.game.context import open_game
-    from scraper_mod.game.daytime import answer_requests
-    from scraper_mod.game.poll import poll_day
+    from scraper_mod.game.day.daytime import answer_requests
+    from scraper_mod.game.day.poll import poll_day
     with open_game(live) as ctx:
         poll_day(ctx, 1)
         outcomes = answer_requests(ctx, 1)

@@ -14,7 +14,7 @@ from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.engine import Board, detect_engine, engine_of, open_board
 from scraper_mod.forum.phpbb.board import PhpbbBoard
 from scraper_mod.forum.smf.board import SmfBoard
-from scraper_mod.game.config import load_game
+from scraper_mod.game.setup.config import load_game
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "http://board.example/"

@@ -132,8 +132,8 @@ def test_the_forum_pm_source_reads_smfs_inbox_and_the_intake_reads_it_back(tmp_p
 
 
 def test_the_game_file_takes_forum_pm_and_smf_addresses(tmp_path):
-    from scraper_mod.game.config import load_game
-    from scraper_mod.game.days import check_topic_url
+    from scraper_mod.game.day.days import check_topic_url
+    from scraper_mod.game.setup.config import load_game
     check_topic_url(BASE + "index.php?topic=12.0")
     game = tmp_path / "game.toml"
     game.write_text(f"""[game]
@@ -166,7 +166,7 @@ topic = "{BASE}index.php?topic=2.0"
 """, encoding="utf-8")
     g = load_game(game)
     assert g.moves.source == "forum_pm" and g.days[0].topic.endswith("topic=2.0")
-    from scraper_mod.game.connect import game_engine
+    from scraper_mod.game.setup.connect import game_engine
     assert game_engine(g, ForumClient(base_url=BASE)) == "smf"     # told by the addresses
 
 

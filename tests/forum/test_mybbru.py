@@ -31,7 +31,7 @@ from scraper_mod.forum.mybbru.links import api_posts_url, api_url
 from scraper_mod.forum.mybbru.parse import ApiOff, parse_api_posts, parse_api_users
 from scraper_mod.forum.poller import poll_topic, read_at_deadline
 from scraper_mod.forum.posting import PostRefused
-from scraper_mod.game.config import load_game
+from scraper_mod.game.setup.config import load_game
 from scraper_mod.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -33,7 +33,7 @@ from scraper_mod.forum.html import parse_html
 from scraper_mod.forum.model import post_from_json
 from scraper_mod.forum.phpbb.parse import classify_error_page, parse_topic_page
 from scraper_mod.forum.session import _SID_INPUT_B, _SID_INPUT_B2, scrub_body
-from scraper_mod.game import intake
+from scraper_mod.game.night import intake
 from scraper_mod.rules.model import Player
 from scraper_mod.rules.names import NameIndex, name_index
 from scraper_mod.store import Store
@@ -92,7 +92,7 @@ def test_R2_3_a_shared_name_index_matches_like_a_fresh_one():
 
 
 def _game_ctx(store: Store):
-    from scraper_mod.game.config import ForumConfig, MovesConfig
+    from scraper_mod.game.setup.config import ForumConfig, MovesConfig
     return SimpleNamespace(store=store, game=SimpleNamespace(
         moves=MovesConfig(), forum=ForumConfig(), timezone=ZoneInfo("Europe/Moscow")),
         letters={})

@@ -19,7 +19,7 @@ from qa_game import copy_game, edit, without_root_powers
 
 from scraper_mod.cli import main
 from scraper_mod.errors import ConfigError
-from scraper_mod.game.config import load_game
+from scraper_mod.game.setup.config import load_game
 from scraper_mod.rules.model import Role, RuleOptions
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "games" / "day1" / "game.toml"
@@ -201,7 +201,7 @@ def test_game_file_path_or_folder(tmp_path):
 def test_r9_1_vote_table_layout_option(tmp_path):
     """R9.1: the vote table layout is a [rules] option with three values."""
     from scraper_mod.errors import ConfigError
-    from scraper_mod.game.config import load_game
+    from scraper_mod.game.setup.config import load_game
     base = '[game]\nstart = 2024-03-14\n[rules]\nvote_table = "{}"\n'
     f = tmp_path / "game.toml"
     f.write_text(base.format("code"), encoding="utf-8")

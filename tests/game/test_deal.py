@@ -12,7 +12,7 @@ import pytest
 
 from scraper_mod.cli import main
 from scraper_mod.errors import RulesError
-from scraper_mod.game.config import load_game
+from scraper_mod.game.setup.config import load_game
 from scraper_mod.rules.deal import (
     deal_roles,
     default_counts,

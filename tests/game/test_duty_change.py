@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from test_resolve import PLAYERS, board, clock, ctx_at, mail, msk, write_game  # noqa: F401
 
-from scraper_mod.game.intake import day_moves, poll_moves
-from scraper_mod.game.resolve import resolve_day_files
+from scraper_mod.game.night.intake import day_moves, poll_moves
+from scraper_mod.game.results.resolve import resolve_day_files
 
 MORE = PLAYERS + [("Сеня", "mafia", 208, "senya@example.org"),
                   ("Лена", "civilian", 209, "lena@example.org"),

@@ -9,8 +9,8 @@ from pathlib import Path
 from scraper_mod.forum.merged import part_post_id
 from scraper_mod.forum.model import Part, Post
 from scraper_mod.forum.poller import canonical_topic_url
-from scraper_mod.game import daytime
 from scraper_mod.game.context import open_game
+from scraper_mod.game.day import daytime
 
 NICKS = [("Вася", "boss", 301), ("Игорь", "mafia", 302), ("Маша", "commissar", 303),
          ("Ирина", "doctor", 304), ("Петя", "civilian", 305)]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scraper_mod.errors import ConfigError
-from scraper_mod.game.config import parse_game
+from scraper_mod.game.setup.config import parse_game
 
 BASE = """[game]
 title = "Проверка"

@@ -14,8 +14,8 @@ from datetime import timedelta
 from test_publish import publish, world  # noqa: F401
 
 from scraper_mod.forum.posting import Posted, PostRefused, same_subject
-from scraper_mod.game import publish as pub
 from scraper_mod.game.context import open_game
+from scraper_mod.game.publishing import publish as pub
 from scraper_mod.rules.model import Player, Role
 from scraper_mod.rules.moves import identify
 
@@ -186,7 +186,7 @@ def test_R5_1_answers_to_pm_moves_go_at_the_next_poll_not_with_the_newspaper(wor
 def test_the_accounts_own_pm_is_never_a_move(world):
     """Item 10: the host's alert PM sent to the account's own inbox is no move from an
     unknown sender (nor answered, nor alerted as one)."""
-    from scraper_mod.game.intake import day_moves, poll_moves
+    from scraper_mod.game.night.intake import day_moves, poll_moves
     game, board, clock = world
     _auto_pm_game(game)
     toml = game / "game.toml"

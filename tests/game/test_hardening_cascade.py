@@ -11,9 +11,9 @@ import json
 import pytest
 from test_resolve import PLAYERS, board, clock, ctx_at, game, mail, msk  # noqa: F401
 
-from scraper_mod.game import resolve as resolving
 from scraper_mod.game.context import open_game
-from scraper_mod.game.resolve import finish_cascade, resolve_day_files
+from scraper_mod.game.results import resolve as resolving
+from scraper_mod.game.results.resolve import finish_cascade, resolve_day_files
 
 
 class Crash(Exception):

@@ -19,9 +19,9 @@ from test_resolve import ORDER, PLAYERS, msk, write_game
 from scraper_mod.clock import FakeClock
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.game.context import open_game
-from scraper_mod.game.majority import majority_items
-from scraper_mod.game.poll import poll_day
-from scraper_mod.game.tally import tally_day
+from scraper_mod.game.day.majority import majority_items
+from scraper_mod.game.day.poll import poll_day
+from scraper_mod.game.day.tally import tally_day
 
 RED = "Голосую: [color=red]{}[/color]"
 

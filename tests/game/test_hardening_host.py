@@ -21,9 +21,9 @@ from test_web import TOKEN
 from scraper_mod.cli import main
 from scraper_mod.daemon.lock import GameLock
 from scraper_mod.errors import ScraperModError
-from scraper_mod.game import publish
-from scraper_mod.game.config import load_game
 from scraper_mod.game.context import open_game
+from scraper_mod.game.publishing import publish
+from scraper_mod.game.setup.config import load_game
 from scraper_mod.rules.deal import safe_filename
 from scraper_mod.web import create_app
 
@@ -112,7 +112,7 @@ def test_two_nicks_sharing_a_file_name_are_refused_at_load_naming_both(tmp_path,
                                                                       monkeypatch):
     """Whatever the file name does (here: a name that drops everything but letters), two
     players never share one: the game file is refused, naming both."""
-    import scraper_mod.game.nickfiles as config
+    import scraper_mod.game.setup.nickfiles as config
     monkeypatch.setattr(config, "safe_filename", lambda nick: re.sub(r"[\W_]", "", nick))
     game = copy_game(tmp_path)
     edit(game, '"Вася"', '"Маша?2"')
@@ -158,9 +158,9 @@ def test_a_newcomer_whose_file_would_be_a_players_is_refused(tmp_path, monkeypat
     that would share a player's file is refused, naming both, and no card is written."""
     from datetime import datetime, timezone
 
-    import scraper_mod.game.nickfiles as config
+    import scraper_mod.game.setup.nickfiles as config
     from scraper_mod.clock import FakeClock
-    from scraper_mod.game.host import replace_player
+    from scraper_mod.game.roster.host import replace_player
     monkeypatch.setattr(config, "safe_filename", lambda nick: re.sub(r"[\W_]", "", nick))
     game = copy_game(tmp_path)
     ctx = open_game(game, clock=FakeClock(datetime(2024, 4, 9, 9, 0, tzinfo=timezone.utc)))

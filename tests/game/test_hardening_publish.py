@@ -22,8 +22,8 @@ from test_publish import NEWSPAPER, board_posts, day2_topics, publish, world  # 
 from scraper_mod.errors import FetchError, ScraperModError
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.fetched import FetchResult
-from scraper_mod.game import publish as pub
 from scraper_mod.game.context import open_game
+from scraper_mod.game.publishing import publish as pub
 
 
 def answer_lost(monkeypatch, *, when):
@@ -146,7 +146,7 @@ def test_two_publishers_at_once_never_post_twice(world, capsys):
     game, board, clock = world
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time\nfrom pathlib import Path\n"
-         "from scraper_mod.game.publock import publishing\n"
+         "from scraper_mod.game.publishing.publock import publishing\n"
          "with publishing(Path(sys.argv[1])):\n    print('held', flush=True)\n"
          "    time.sleep(60)\n", str(game)], stdout=subprocess.PIPE, text=True)
     try:

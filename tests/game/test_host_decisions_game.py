@@ -218,9 +218,9 @@ def test_R11_3_R12_2_a_decision_on_a_published_day_edits_the_posted_newspaper(tm
     and Лиса's role card goes out as the board's PM."""
     from scraper_mod.clock import FakeClock
     from scraper_mod.game.context import open_game
-    from scraper_mod.game.host import decide_kill, replace_player
-    from scraper_mod.game.publish import auto_publish
-    from scraper_mod.game.resolve import resolve_day_files
+    from scraper_mod.game.publishing.publish import auto_publish
+    from scraper_mod.game.results.resolve import resolve_day_files
+    from scraper_mod.game.roster.host import decide_kill, replace_player
 
     monkeypatch.setenv("SCRAPER_MOD_FORUM_PASSWORD", PASSWORD)
     clock = FakeClock(msk(9, 20, 30))
@@ -268,8 +268,8 @@ def test_R10_1_the_newcomer_gets_the_slots_role_card_and_secret_code(tmp_path):
     role card, and a move with it counts for the slot; one without it does not."""
     from scraper_mod.clock import FakeClock
     from scraper_mod.game.context import open_game
-    from scraper_mod.game.host import replace_player
-    from scraper_mod.game.intake import day_moves, poll_moves
+    from scraper_mod.game.night.intake import day_moves, poll_moves
+    from scraper_mod.game.roster.host import replace_player
 
     with LocalBoard(language="ru", clock=lambda: msk(12, 9)) as board:
         folder, _ = build(tmp_path, board, "ru")
@@ -296,8 +296,8 @@ def test_R2_3_R10_a_move_target_is_matched_against_the_names_live_when_it_came(t
     replacement at 12:00 and is ambiguous after it."""
     from scraper_mod.clock import FakeClock
     from scraper_mod.game.context import open_game
-    from scraper_mod.game.host import replace_player
-    from scraper_mod.game.intake import day_moves, poll_moves
+    from scraper_mod.game.night.intake import day_moves, poll_moves
+    from scraper_mod.game.roster.host import replace_player
 
     with LocalBoard(language="ru", clock=lambda: msk(12, 9)) as board:
         folder, _ = build(tmp_path, board, "ru")

@@ -24,8 +24,8 @@ from scraper_mod.cli import main
 from scraper_mod.clock import FakeClock
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.game.context import open_game
+from scraper_mod.game.day.tally import tally_day
 from scraper_mod.game.history.daychart import vote_history
-from scraper_mod.game.tally import tally_day
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "house-rules"
 REGEN = os.environ.get("SCRAPER_MOD_REGEN_GOLDEN") == "1"
@@ -245,9 +245,9 @@ def test_R2_16_R11_2_the_removal_is_in_the_newspaper_and_the_state(tmp_path, cap
 
 
 def test_R2_15_the_notice_for_the_day_topic(tmp_path, capsys, lang):
-    """The notice's text as the day topic gets it (game/majority.py), and nothing is owed
+    """The notice's text as the day topic gets it (game/day/majority.py), and nothing is owed
     before the majority, once the day is resolved, or outside [publish] mode auto."""
-    from scraper_mod.game.majority import majority_items, post_majority_notice
+    from scraper_mod.game.day.majority import majority_items, post_majority_notice
     with LocalBoard(language="ru", clock=lambda: msk(9, 14)) as board:
         for nick, uid in IDS.items():
             board.add_user(nick, uid)

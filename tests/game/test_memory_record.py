@@ -22,7 +22,7 @@ from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.demo.world import run_demo
 from scraper_mod.game.context import open_game
 from scraper_mod.game.history.record import RECORD_FILE, update_record
-from scraper_mod.game.resolve import withdraw_day
+from scraper_mod.game.results.resolve import withdraw_day
 from scraper_mod.rules.model import ROLE_NAMES, Role
 
 RU_ROLE = {r.value: n for r, n in ROLE_NAMES["ru"].items()}

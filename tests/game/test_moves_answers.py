@@ -14,7 +14,7 @@ from servers.movegame import MAIL, deliver, mail, maildir, make_game, msk
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.game.context import open_game
-from scraper_mod.game.intake import poll_moves
+from scraper_mod.game.night.intake import poll_moves
 
 REGEN = os.environ.get("SCRAPER_MOD_REGEN_GOLDEN") == "1"
 GOLDEN = MAIL / "answers"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from qa_game import copy_game, read_topic
 
 from scraper_mod.cli import main
-from scraper_mod.game.outdir import write_day_files
+from scraper_mod.game.publishing.outdir import write_day_files
 
 POSTS = {"newspaper.bbcode": "[b]День 1[/b]\n", "day-start.bbcode": "День 2\n",
          "host-report.txt": "отчёт\n", "result.json": "{}\n"}

@@ -13,8 +13,8 @@ import pytest
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.demo.localboard import LocalBoard
-from scraper_mod.game import publish as pub
 from scraper_mod.game.context import open_game
+from scraper_mod.game.publishing import publish as pub
 
 PASSWORD = "s3cret-host-pw"
 PLAYERS = [("Вася", 58), ("Маша_2", 59), ("Big Joe", 60), ("Алексей", 61)]

@@ -20,12 +20,12 @@ from scraper_mod.cli import main
 from scraper_mod.clock import FakeClock
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.errors import RulesError, StorageError
-from scraper_mod.game import outdir
-from scraper_mod.game import resolve as resolving
 from scraper_mod.game.context import open_game
-from scraper_mod.game.outdir import recover_out_dir, write_day_files
-from scraper_mod.game.poll import poll_day
-from scraper_mod.game.resolve import resolve_day_files
+from scraper_mod.game.day.poll import poll_day
+from scraper_mod.game.publishing import outdir
+from scraper_mod.game.publishing.outdir import recover_out_dir, write_day_files
+from scraper_mod.game.results import resolve as resolving
+from scraper_mod.game.results.resolve import resolve_day_files
 
 MSK = ZoneInfo("Europe/Moscow")
 PLAYERS = [("Вася", "boss", 201, "vasya@example.org"), ("Игорь", "mafia", 202, "igor@example.org"),
@@ -465,7 +465,7 @@ def test_a_killed_process_mid_swap_is_recovered(tmp_path):
     script = f"""
 import os, sys
 from pathlib import Path
-from scraper_mod.game import outdir
+from scraper_mod.game.publishing import outdir
 outdir._exchange = lambda a, b: False
 def die(step):
     if step == "old-moved":

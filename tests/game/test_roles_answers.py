@@ -14,7 +14,7 @@ from test_roles_game import PLAYERS, SETUP, game_toml, write
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.game.context import open_game
-from scraper_mod.game.intake import poll_moves
+from scraper_mod.game.night.intake import poll_moves
 from scraper_mod.posts.render import render_text
 from scraper_mod.rules.deal import role_card
 from scraper_mod.rules.model import Role

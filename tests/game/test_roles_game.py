@@ -19,7 +19,7 @@ from test_resolve import MSK, ctx_at, mail, msk  # noqa: F401  (shared game help
 from scraper_mod.cli import main
 from scraper_mod.clock import FakeClock
 from scraper_mod.demo.localboard import LocalBoard
-from scraper_mod.game.resolve import resolve_day_files
+from scraper_mod.game.results.resolve import resolve_day_files
 from scraper_mod.store import Store
 
 PLAYERS = [("Вася", "boss", 301, "vasya@example.org"), ("Игорь", "mafia", 302, "igor@example.org"),

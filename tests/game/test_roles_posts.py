@@ -21,8 +21,8 @@ from test_roles_game import board, clock, game, game_toml, write  # noqa: F401
 from scraper_mod.cli import main
 from scraper_mod.daemon.dayone import day_one_text
 from scraper_mod.game.context import open_game
-from scraper_mod.game.resolve import resolve_day_files
-from scraper_mod.game.tally import tally_day
+from scraper_mod.game.day.tally import tally_day
+from scraper_mod.game.results.resolve import resolve_day_files
 from scraper_mod.rules.deal import moves_howto
 from scraper_mod.rules.model import Role
 

@@ -21,11 +21,11 @@ import pytest
 import responses
 
 from scraper_mod.cli import main
-from scraper_mod.game.config import load_game
 from scraper_mod.game.context import open_game
+from scraper_mod.game.setup.config import load_game
 
 # imported before any mock of requests (forum/direct.py reads HTTPAdapter.send at import)
-from scraper_mod.game.signup import SIGNUP_FILE
+from scraper_mod.game.setup.signup import SIGNUP_FILE
 from scraper_mod.rules.signup import Marks, Sighting, count_signups, fold_mark
 from scraper_mod.store import Store
 

@@ -19,7 +19,7 @@ from test_resolve import ORDER, PLAYERS, msk, write_game  # noqa: E402  (tests/ 
 from scraper_mod.cli import main
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.errors import ConfigError
-from scraper_mod.game.config import load_game
+from scraper_mod.game.setup.config import load_game
 from scraper_mod.rules.model import NO_ONE
 
 IDS = {n: u for n, _, u, _ in PLAYERS} | {"Ведущий": 2}

@@ -16,7 +16,7 @@ from test_votes_fixture import versions_of
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.game.context import open_game
-from scraper_mod.game.tally import day_state, tally_day, vote_report
+from scraper_mod.game.day.tally import day_state, tally_day, vote_report
 from scraper_mod.rules.state import initial_state
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -22,7 +22,7 @@ import pytest
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.forum.phpbb.parse import parse_topic_page
-from scraper_mod.game.tally import tally_day
+from scraper_mod.game.day.tally import tally_day
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ROOT / "fixtures" / "phpbb" / "phpbb-3.3.15"
@@ -117,8 +117,8 @@ def versions_of(folder: str) -> list:
 
 @pytest.fixture(scope="module")
 def ctx():
-    from scraper_mod.game.config import load_game
     from scraper_mod.game.context import GameContext
+    from scraper_mod.game.setup.config import load_game
     from scraper_mod.store import Store
     # the fixture game's folder is never written: no state file is opened there
     c = GameContext(game=load_game(GAME), store=Store(":memory:"), clock=FakeClock(datetime(2024, 4, 9, 21, 0, tzinfo=MSK)))

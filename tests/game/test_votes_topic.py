@@ -12,7 +12,7 @@ from test_votes_fixture import versions_of
 from scraper_mod.clock import FakeClock
 from scraper_mod.forum.poller import canonical_topic_url
 from scraper_mod.game.context import open_game
-from scraper_mod.game.tally import tally_day
+from scraper_mod.game.day.tally import tally_day
 
 ROOT = Path(__file__).resolve().parents[2]
 MSK = ZoneInfo("Europe/Moscow")

@@ -17,7 +17,7 @@ from scraper_mod.clock import FakeClock
 from scraper_mod.forum.phpbb.board import PhpbbBoard
 from scraper_mod.forum.phpbb.pm import read_pm_inbox
 from scraper_mod.game.context import open_game
-from scraper_mod.game.intake import day_moves, poll_moves
+from scraper_mod.game.night.intake import day_moves, poll_moves
 from scraper_mod.moves.sources import ForumPmSource
 
 

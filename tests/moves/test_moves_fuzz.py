@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from servers.movegame import msk
 
 from scraper_mod.errors import MailboxError
-from scraper_mod.game.intake import read_letter
+from scraper_mod.game.night.intake import read_letter
 from scraper_mod.moves.capped import TOO_LARGE_EVENT
 from scraper_mod.moves.mail import MAX_MIME_DEPTH, decode_message, mime_depth
 from scraper_mod.moves.sources import MaildirSource, QueueSource

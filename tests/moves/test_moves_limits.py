@@ -19,7 +19,7 @@ from test_moves_sources import imap  # noqa: F401 - the pymap server fixture (pl
 from scraper_mod.cli import main
 from scraper_mod.clock import FakeClock
 from scraper_mod.game.context import open_game
-from scraper_mod.game.intake import day_moves, poll_moves
+from scraper_mod.game.night.intake import day_moves, poll_moves
 
 MAX_MIME_DEPTH = 20   # scraper_mod.moves.mail.MAX_MIME_DEPTH
 
@@ -226,7 +226,7 @@ def test_a_pm_over_the_size_limit_is_too_large(tmp_path):
     [forum] max_page_size when fetched)."""
     from pathlib import Path
 
-    from scraper_mod.game.intake import read_letter
+    from scraper_mod.game.night.intake import read_letter
     from scraper_mod.store import StoredMessage
     view = (Path(__file__).resolve().parents[2] / "fixtures" / "phpbb" / "phpbb-3.3.15" /
             "pm" / "subsilver2-port-gorski-ru" / "view_p6.html")

@@ -16,7 +16,7 @@ from scraper_mod.clock import FakeClock
 from scraper_mod.forum.client import ForumClient
 from scraper_mod.forum.phpbb.board import PhpbbBoard
 from scraper_mod.game.context import open_game
-from scraper_mod.game.intake import day_moves, day_orders, poll_moves
+from scraper_mod.game.night.intake import day_moves, day_orders, poll_moves
 from scraper_mod.moves.sources import ForumPmSource
 
 PM = ROOT / "fixtures" / "phpbb" / "phpbb-3.3.15" / "pm" / "prosilver-ru"
@@ -163,7 +163,7 @@ def test_a_pm_is_parsed_once_by_the_board_then_read_from_the_store(tmp_path, boa
     """Issue 35: the board's adapter reads a PM once, when it is fetched, in the board's zone;
     the intake reads that (it never parses the page again, nor assumes Moscow time). The moves
     are those of a fresh parse of each stored page."""
-    import scraper_mod.game.intake as intake
+    import scraper_mod.game.night.intake as intake
     folder = make_game(tmp_path / "g", moves={"source": "phpbb_pm"})
     with open_game(folder, clock=FakeClock(msk("2024-04-09 20:05:00"))) as ctx:
         poll_moves(ctx, source=ForumPmSource(PhpbbBoard(client()), BASE))

@@ -20,7 +20,7 @@ from render_scenarios import SCENARIOS, scenario
 
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.forum.phpbb.links import PAGE_LINKS
-from scraper_mod.game.rendering import render_day
+from scraper_mod.game.results.rendering import render_day
 from scraper_mod.posts.bbcode import STOCK_TAGS, bbcode_to_html
 from scraper_mod.posts.preview import preview_files
 

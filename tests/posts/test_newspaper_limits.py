@@ -19,9 +19,9 @@ import pytest
 
 from scraper_mod.clock import FakeClock
 from scraper_mod.demo.localboard import LocalBoard
-from scraper_mod.game import publish as pub
 from scraper_mod.game.context import open_game
-from scraper_mod.game.resolve import resolve_day_files
+from scraper_mod.game.publishing import publish as pub
+from scraper_mod.game.results.resolve import resolve_day_files
 from scraper_mod.posts.limits import cap_text, split_post
 
 MSK = ZoneInfo("Europe/Moscow")

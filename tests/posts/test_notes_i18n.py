@@ -19,8 +19,8 @@ from test_resolve import board, clock, ctx_at, game, mail, msk  # noqa: F401
 from test_rules_night import MAFIA, ROLES, lynch, opts, start
 
 from scraper_mod.errors import ConfigError
-from scraper_mod.game.rendering import render_day
-from scraper_mod.game.resolve import resolve_day_files
+from scraper_mod.game.results.rendering import render_day
+from scraper_mod.game.results.resolve import resolve_day_files
 from scraper_mod.posts.notes import FILE_NAME, note_line, note_lines, stored_notes, wordings
 from scraper_mod.posts.render import templates_dir
 from scraper_mod.rules.night import NightOrders, resolve_day

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scraper_mod.demo import localboard, localboard_pages
-from scraper_mod.game import tally, wording
+from scraper_mod.game.day import tally
+from scraper_mod.game.results import wording
 from scraper_mod.posts.plural import plural_ru, ru_plural_word
 
 # The forms a Russian reader expects, written out by hand for 0–30 and 100–130.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from render_scenarios import scenario
 
-from scraper_mod.game.rendering import render_day
+from scraper_mod.game.results.rendering import render_day
 from scraper_mod.posts.preview import bbcode_to_html, preview_files, preview_page
 
 

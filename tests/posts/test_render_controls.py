@@ -17,7 +17,7 @@ from render_scenarios import scenario
 from servers.movegame import mail, make_game, msk
 
 from scraper_mod.cli import main
-from scraper_mod.game.resolve import render_day
+from scraper_mod.game.results.resolve import render_day
 from scraper_mod.posts.render import ZWSP, bbcode_inert
 
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from render_scenarios import SCENARIOS, scenario
 
-from scraper_mod.game.rendering import code_table, render_day
+from scraper_mod.game.results.rendering import code_table, render_day
 from scraper_mod.posts.bbcode import bbcode_to_html
 from scraper_mod.posts.render import ZWSP, bbcode_inert
 
@@ -136,7 +136,7 @@ def test_any_text_through_bb_renders_as_itself(s):
 
 
 def test_a_nick_that_would_close_the_code_block_is_made_inert_there():
-    from scraper_mod.game.report import RandomReveal, code_inert
+    from scraper_mod.game.results.report import RandomReveal, code_inert
     text = RandomReveal(order=("a[/CODE][b]x", "b"), salt="s").text
     inside = code_inert(text)
     assert "[/CODE]" not in inside and inside.replace(ZWSP, "") == text

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from render_scenarios import SCENARIOS, scenario
 
-from scraper_mod.game.rendering import render_day
+from scraper_mod.game.results.rendering import render_day
 from scraper_mod.posts.dayfolder import DEPRECATED_DAY_START, day_start_name
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"

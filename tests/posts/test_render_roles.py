@@ -10,8 +10,8 @@ import pytest
 from render_scenarios import TOPIC, base, t
 from russian_text import check_en, check_ru
 
-from scraper_mod.game.rendering import render_day
-from scraper_mod.game.report import Candidate, VoteLine, post_url
+from scraper_mod.game.results.rendering import render_day
+from scraper_mod.game.results.report import Candidate, VoteLine, post_url
 from scraper_mod.posts.render import render_text
 from scraper_mod.rules.deal import role_card
 from scraper_mod.rules.model import Move, MoveKind, Player, Role

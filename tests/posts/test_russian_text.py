@@ -18,8 +18,8 @@ from render_scenarios import SCENARIOS, scenario
 from russian_text import check_en, check_ru
 
 from scraper_mod.demo.world import run_demo
-from scraper_mod.game.config import load_game
-from scraper_mod.game.rendering import render_day
+from scraper_mod.game.results.rendering import render_day
+from scraper_mod.game.setup.config import load_game
 from scraper_mod.posts.render import render_text
 from scraper_mod.rules.deal import role_card
 from scraper_mod.rules.model import Role

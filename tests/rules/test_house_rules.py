@@ -19,7 +19,7 @@ import pytest
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.errors import ConfigError
 from scraper_mod.forum.phpbb.parse import parse_topic_page
-from scraper_mod.game.config import parse_game
+from scraper_mod.game.setup.config import parse_game
 from scraper_mod.rules.house import (
     HouseDay,
     house_day,

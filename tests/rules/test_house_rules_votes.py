@@ -21,7 +21,7 @@ import pytest
 from scraper_mod.demo.localboard import LocalBoard
 from scraper_mod.errors import ConfigError
 from scraper_mod.forum.phpbb.parse import parse_topic_page
-from scraper_mod.game.config import parse_game
+from scraper_mod.game.setup.config import parse_game
 from scraper_mod.rules.house import house_day, next_streaks, own_chars, pass_word_in
 from scraper_mod.rules.model import NO_ONE, Player, Role, RuleOptions, Vote
 from scraper_mod.rules.tally import count_votes, decide_lynch

@@ -80,7 +80,7 @@ def test_r2_3_a_real_day_counts_votes_written_in_dictionary_forms(tmp_path):
 
     from scraper_mod.clock import FakeClock
     from scraper_mod.game.context import open_game
-    from scraper_mod.game.tally import tally_day
+    from scraper_mod.game.day.tally import tally_day
 
     msk = ZoneInfo("Europe/Moscow")
     root = Path(__file__).resolve().parents[2]

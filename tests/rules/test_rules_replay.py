@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from scraper_mod.game.scenario import scenario_from_dict
+from scraper_mod.game.setup.scenario import scenario_from_dict
 from scraper_mod.rules.replay import replay
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "fixtures" / "scenarios"

@@ -271,8 +271,8 @@ def test_every_action_has_its_form_and_words():
 def test_the_history_ends_on_the_count_and_steps_only_on_a_change(game):
     """game/history.py: the rules' count fed vote by vote; its last step is the count."""
     from scraper_mod.game.context import open_game
+    from scraper_mod.game.day.tally import tally_day
     from scraper_mod.game.history.daychart import vote_history
-    from scraper_mod.game.tally import tally_day
     ctx = open_game(game)
     try:
         for at in (datetime(2024, 4, 9, 12, 0, tzinfo=MSK), None):

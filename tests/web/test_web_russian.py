@@ -32,7 +32,7 @@ MSK = ZoneInfo("Europe/Moscow")
 ROOT = Path(__file__).resolve().parents[2]
 
 # the daemon's own English sentences around an error (daemon/scheduler.py), and those of the
-# services the page's actions call (game/days.py, game/host.py, game/timearg.py)
+# services the page's actions call (game/day/days.py, game/roster/host.py, game/setup/timearg.py)
 DAEMON_PHRASES = ("failed", "will try again", "trying again", "cannot be resolved",
                   "the host report will say so", "check [moves]", "has no topic",
                   "changed but cannot be used", "is NOT resolved", "is already resolved",

@@ -6,7 +6,7 @@ JSON, a failed request) the topic pages instead, and the board remembers that th
 Neither readable: one ``ForumError`` line naming both. Writing: every write is refused with
 ``PostRefused("read-only")`` in one line (English, and Russian in ``.ru``) that names the fix:
 the host posts by hand; the game file's check refuses ``[publish] mode = "auto"`` and moves by
-PM at load (game/config.py), so the autopilot never gets here.
+PM at load (game/setup/config.py), so the autopilot never gets here.
 """
 
 from __future__ import annotations

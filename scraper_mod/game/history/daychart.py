@@ -17,10 +17,11 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from scraper_mod.game.day.tally import DayTally
+
 from ...rules.house import HOUSE_REASONS
 from ...rules.model import Vote
 from ...rules.tally import count_votes
-from ..tally import DayTally
 
 __all__ = ["Step", "vote_history"]
 

@@ -30,12 +30,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from scraper_mod.game.day.tally import tally_day
+from scraper_mod.game.roster.slotbook import load_book
+
 from ...errors import RulesError, ScraperModError, StorageError
 from ...rules.slots import Book
 from ...rules.state import GameState
 from ..context import GameContext
-from ..slotbook import load_book
-from ..tally import tally_day
 from .shape import (
     RECORD_FILE,
     RECORD_VERSION,

@@ -3,8 +3,9 @@ table of the top players, the sides' record, the roles' record), in Russian or E
 
 from __future__ import annotations
 
+from scraper_mod.game.results.report import code_inert
+
 from ...rules.model import ROLE_NAMES
-from ..report import code_inert
 from .stats import Stats
 
 __all__ = ["stats_text", "stats_bbcode", "role_name", "side_name"]

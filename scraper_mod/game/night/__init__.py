@@ -1,0 +1,1 @@
+"""The night: moves taken in from their sources, judged, stored and answered."""

@@ -1,0 +1,1 @@
+"""The host's hand on the players: slots, replacements and decisions."""
