@@ -70,8 +70,6 @@ BROWSER_HEADERS = {
 LOGIN_WAIT = 4.0        # the board refuses a login form sent < 3 whole seconds after it was served
 CAPTCHA_WAIT = 20.0     # the captcha shows while 3 login forms of the last 15 s are unused
 TRIES = 3
-# (board, account, dialog) -> (the dialog's row in the list when it was read, its messages)
-_DIALOGS: dict[tuple[str, str, int], tuple[str, list[PrivateMessage]]] = {}
 
 _RE_REFRESH = re.compile(r'<meta http-equiv="refresh" content="\d+;URL=([^"]*)"', re.I)
 _RE_PID = re.compile(r"[?&]pid=(\d{1,12})")
@@ -128,6 +126,9 @@ class FluxbbBoard:
         self.__password = password if password is not None else os.environ.get(PASSWORD_ENV)
         self._logged_in = False
         self._pms_ok = False
+        # dialog -> (its row in the list when it was read, its messages): a game opens its
+        # board once, so an unchanged dialog is not opened again while the game runs
+        self._dialogs: dict[int, tuple[str, list[PrivateMessage]]] = {}
         self._user_id: int | None = None
         self._zone_checked: set[int | None] = set()   # viewers (user id, None: a guest)
         headers = client.session.headers
@@ -479,18 +480,17 @@ class FluxbbBoard:
 
     def _messages(self) -> list[tuple[PmSummary, PrivateMessage]]:
         """Every message of every dialog; a dialog whose row in the list reads as when it
-        was last opened (by this process, for this account) is not opened again."""
+        was last opened (by this board) is not opened again."""
         rows, marks = self._dialog_rows()
         out: list[tuple[PmSummary, PrivateMessage]] = []
         for row in rows:
-            key = (self.client.base_url, self.client.username or "", row.msg_id)
-            cached = _DIALOGS.get(key)
+            cached = self._dialogs.get(row.msg_id)
             mark = marks.get(row.msg_id, "")
             if cached is not None and mark and cached[0] == mark:
                 messages = cached[1]
             else:
                 messages = self._dialog(row.msg_id)[1].messages
-                _DIALOGS[key] = (mark, messages)
+                self._dialogs[row.msg_id] = (mark, messages)
             out.extend((row, m) for m in messages)
         return out
 
