@@ -304,10 +304,11 @@ def test_status_and_publish_dry_run_say_what_is_scheduled_next(world, capsys, mo
     from scraper_mod.cli import main
     assert main(["status", str(folder)]) == 0
     out = capsys.readouterr().out
-    assert "next: move reminders at Thu 2024-03-14 18:00 MSK" in out
-    assert "next: vote count at Thu 2024-03-14 19:00 MSK" in out
-    assert "next: vote count at Thu 2024-03-14 13:00" not in out        # done
-    assert "next: a vote count asked for in posts" in out
+    # a Russian game's status is Russian (issue 39 item 4)
+    assert "дальше: напоминание о ходах — четверг, 14 марта, 18:00 МСК" in out
+    assert "дальше: подсчёт голосов — четверг, 14 марта, 19:00 МСК" in out
+    assert "дальше: подсчёт голосов — четверг, 14 марта, 13:00" not in out        # done
+    assert "дальше: подсчёт голосов по просьбе в постах" in out
     assert main(["status", str(folder), "--format", "json"]) == 0
     import json
     scheduled = json.loads(capsys.readouterr().out)["scheduled"]
