@@ -12,6 +12,7 @@ import argparse
 from scraper_mod.game.publishing.publish import failures
 from scraper_mod.game.setup.newgame import setup_problems
 
+from ..daemon.autopilot import KINDS_RU
 from ..daemon.overview import PROBLEM_WINDOW, recent_errors
 from ..daemon.status import game_status
 from ..game.context import open_game
@@ -66,10 +67,3 @@ def run(args: argparse.Namespace) -> int:
             print(f"problem: {e}")
     return 0
 
-
-# what a publication is, in Russian (the store's kinds)
-KINDS_RU = {"newspaper": "газета", "day-topic": "тема следующего дня",
-            "day-start": "начало следующего дня", "vote-topic": "тема голосования",
-            "pm": "личное сообщение", "role-card": "карточка роли", "lock": "закрытие темы",
-            "tally": "подсчёт голосов", "reminder": "напоминание о ходах",
-            "majority": "объявление о большинстве", "alert": "оповещение ведущего"}

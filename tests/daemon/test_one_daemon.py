@@ -66,4 +66,6 @@ def test_a_bug_in_one_step_of_a_poll_is_told_and_the_other_steps_run(world, monk
     assert subject.startswith("Дневная проверка: нужен ведущий")
     # a Russian game's alert is Russian only (issue 39): the error itself is in run.log
     assert "внутренняя ошибка scraper-mod" in text and "run.log" in text
+    assert "день 1: внутренняя ошибка на шаге «объявление о большинстве»" in text
+    assert "ZeroDivisionError" not in text and "majority notice" not in text
     assert "internal error in the majority notice step" in caplog.text
