@@ -59,6 +59,7 @@ from ..errors import (
     ScraperModError,
 )
 from ..game.context import GameContext
+from ..game.russian import error_in
 from ..posts.dayfolder import day_start_name
 from ..posts.numbers import number_ranges
 from ..rules.calendar import Calendar
@@ -158,7 +159,7 @@ class Daemon:
         self._say(logging.WARNING, msg, *args)
 
     def error(self, msg: str, ru: str | None = None, *, alert: str | None = None,
-              day: int | None = None) -> None:
+              day: int | None = None, alert_ru: str | None = None) -> None:
         """Log ``msg`` and keep it for ``status`` and the page; ``ru``: the same in Russian,
         which the page of a game in Russian shows; with ``alert`` (its kind), also tell the
         host when the ops can (``alert_host``, docs/daytime.md)."""
@@ -172,7 +173,8 @@ class Daemon:
         tell = getattr(self.ops, "alert", None)
         if alert is not None and tell is not None:
             try:
-                tell(self.ctx, alert, msg, day)
+                # issue 39: a Russian game's alert gets a Russian line (``alert_ru``)
+                tell(self.ctx, alert, msg, day, detail_ru=alert_ru)
             except Exception as e:  # noqa: BLE001 - an alert never stops the daemon
                 self._say(logging.WARNING, f"the host could not be alerted: {e!r}")
 
@@ -280,14 +282,17 @@ class Daemon:
         except ScraperModError as e:
             self.error(f"day {day}: reading the topic at the deadline failed: {e}",
                        f"день {day}: тему не прочитать в срок: {e}",
-                       alert="deadline-read", day=day)
+                       alert="deadline-read", day=day,
+                       alert_ru=f"день {day}: тему не прочитать в срок: {error_in(e, 'ru')}")
             return
         if res.status == "read":
             self.info("day %d: %s", day, res.summary())
         else:
             self.error(f"day {day}: {res.summary()} - the host report will say so",
                        f"день {day}: {res.summary()} — это будет в отчёте ведущему",
-                       alert="deadline-read", day=day)
+                       alert="deadline-read", day=day,
+                       alert_ru=f"день {day}: тема прочитана в срок не полностью — это будет в "
+                                "отчёте ведущему")
 
     # -- the jobs ------------------------------------------------------------------------------
     def poll_job(self) -> None:
@@ -309,7 +314,8 @@ class Daemon:
             self.error(f"day {day}: polling the topic failed: {e} - will try again at the "
                        "next poll", f"день {day}: тему не прочитать: {e} — следующая попытка "
                                     "при следующем чтении",
-                       alert="login" if isinstance(e, LoginRequiredError) else None, day=day)
+                       alert="login" if isinstance(e, LoginRequiredError) else None, day=day,
+                       alert_ru=f"день {day}: тему не прочитать: {error_in(e, 'ru')}")
             return
         except MailboxError as e:
             self.error(f"day {day}: reading the move source failed: {e} - check [moves] in "
@@ -497,16 +503,20 @@ class Daemon:
                 self.report.errors.append(f"{name}: {e!r}")
                 self.log.exception("[%s] internal error in the %s job (please report it); "
                                    "the daemon goes on", self.stamp(), name)
-                self._tell_internal(f"internal error in the {name} job: {e!r}")
+                self._tell_internal(f"internal error in the {name} job: {e!r}",
+                                    f"внутренняя ошибка в задаче «{JOB_RU.get(name, name)}» "
+                                    "(подробности — в run.log); демон работает дальше")
         return job
 
-    def _tell_internal(self, msg: str) -> None:
-        """Keep an internal error in the state file and tell the host (alert ``internal``)."""
+    def _tell_internal(self, msg: str, ru: str | None = None) -> None:
+        """Keep an internal error in the state file and tell the host (alert ``internal``);
+        ``ru``: its Russian line (the status and alert of a Russian game)."""
         try:
-            self.ctx.store.log_event("error", {"message": msg}, at=self.now())
+            self.ctx.store.log_event("error", {"message": msg, **({"ru": ru} if ru else {})},
+                                     at=self.now())
             tell = getattr(self.ops, "alert", None)
             if tell is not None:
-                tell(self.ctx, "internal", msg, None)
+                tell(self.ctx, "internal", msg, None, detail_ru=ru)
         except Exception as e:  # noqa: BLE001 - telling never stops the daemon
             self._say(logging.WARNING, f"the host could not be alerted: {e!r}")
 
