@@ -281,7 +281,7 @@ class Daemon:
             res = read(self.ctx, day)
         except ScraperModError as e:
             self.error(f"day {day}: reading the topic at the deadline failed: {e}",
-                       f"день {day}: тему не прочитать в срок: {e}",
+                       f"день {day}: тему не прочитать в срок: {error_in(e, 'ru')}",
                        alert="deadline-read", day=day,
                        alert_ru=f"день {day}: тему не прочитать в срок: {error_in(e, 'ru')}")
             return
@@ -312,7 +312,8 @@ class Daemon:
             res = self.ops.poll(self.ctx, day, full=False)
         except ForumError as e:
             self.error(f"day {day}: polling the topic failed: {e} - will try again at the "
-                       "next poll", f"день {day}: тему не прочитать: {e} — следующая попытка "
+                       "next poll", f"день {day}: тему не прочитать: {error_in(e, 'ru')} — "
+                                    "следующая попытка "
                                     "при следующем чтении",
                        alert="login" if isinstance(e, LoginRequiredError) else None, day=day,
                        alert_ru=f"день {day}: тему не прочитать: {error_in(e, 'ru')}")
@@ -320,7 +321,8 @@ class Daemon:
         except MailboxError as e:
             self.error(f"day {day}: reading the move source failed: {e} - check [moves] in "
                        "game.toml; will try again at the next poll",
-                       f"день {day}: ходы не прочитать: {e} — проверьте [moves] в game.toml; "
+                       f"день {day}: ходы не прочитать: {error_in(e, 'ru')} — "
+                       "проверьте [moves] в game.toml; "
                        "следующая попытка при следующем чтении")
             return
         self.report.polls += 1
@@ -399,7 +401,8 @@ class Daemon:
             retry = self._retry_later()
             self.error(f"day {day}: the final re-scan at the deadline failed: {e} - day {day} "
                        f"is NOT resolved on a partial topic; trying again in {fmt_delta(retry)}",
-                       f"день {day}: последнее чтение темы в срок не удалось: {e} — итоги по "
+                       f"день {day}: последнее чтение темы в срок не удалось: "
+                       f"{error_in(e, 'ru')} — итоги по "
                        f"неполной теме НЕ подводятся; новая попытка через "
                        f"{fmt_delta(retry, 'ru')}",
                        alert="rescan", day=day)
@@ -411,7 +414,7 @@ class Daemon:
         except (ForumError, MailboxError) as e:
             retry = self._retry_later()
             self.error(f"day {day}: resolving failed: {e}; trying again in {fmt_delta(retry)}",
-                       f"день {day}: итоги не подведены: {e}; новая попытка через "
+                       f"день {day}: итоги не подведены: {error_in(e, 'ru')}; новая попытка через "
                        f"{fmt_delta(retry, 'ru')}",
                        alert="rescan", day=day)
             return False
@@ -419,7 +422,8 @@ class Daemon:
             retry = self._retry_later()
             self.error(f"day {day}: cannot be resolved: {e} - fix it (game.toml, "
                        f"'scraper-mod day ...'); trying again in {fmt_delta(retry)}",
-                       f"день {day}: итоги не подвести: {e} — исправьте (game.toml, "
+                       f"день {day}: итоги не подвести: {error_in(e, 'ru')} — "
+                       "исправьте (game.toml, "
                        f"scraper-mod day ...); новая попытка через "
                        f"{fmt_delta(retry, 'ru')}",
                        alert="rescan", day=day)
@@ -455,7 +459,7 @@ class Daemon:
             url = self.ops.find_topic(self.ctx, day)
         except ScraperModError as e:
             self.error(f"day {day}: looking for the day's topic in the forum failed: {e}",
-                       f"день {day}: тему дня на форуме не найти: {e}")
+                       f"день {day}: тему дня на форуме не найти: {error_in(e, 'ru')}")
             return None
         if url:
             if self.ctx.topic_for_day(day) != url:
@@ -480,7 +484,8 @@ class Daemon:
         except ConfigError as e:
             self.error(f"{GAME_FILE} changed but cannot be used: {e} - still running with "
                        "the previous version; fix the file",
-                       f"{GAME_FILE} изменён, но с ошибкой: {e} — работа идёт по прежней "
+                       f"{GAME_FILE} изменён, но с ошибкой: {error_in(e, 'ru')} — "
+                       "работа идёт по прежней "
                        "версии; исправьте файл")
             return
         self.info("%s changed: reloaded", self.ctx.game.path)
@@ -496,7 +501,7 @@ class Daemon:
             except ScraperModError as e:
                 if name == "deadline":
                     self._retry_later()
-                self.error(f"{name}: {e}", f"{JOB_RU.get(name, name)}: {e}")
+                self.error(f"{name}: {e}", f"{JOB_RU.get(name, name)}: {error_in(e, 'ru')}")
             except Exception as e:  # keep a weeks-long daemon alive; say what broke
                 if name == "deadline":
                     self._retry_later()
