@@ -11,13 +11,17 @@ import threading
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 from ..daemon.lock import GameLock
 from ..daemon.many import Host
 from ..daemon.overview import folder_status
 from ..daemon.scheduler import log as daemon_log
 from ..daemon.status import fmt_delta
+from ..daemon.work import winner_ru
 from ..errors import ScraperModError
+from ..game.results.wording import Formatter
+from ..game.russian import game_language
 from .common import print_json
 
 
@@ -96,6 +100,9 @@ def folder_status_text(data: dict) -> str:
     lines = []
     now = datetime.fromisoformat(data["now"])
     for g in data["games"]:
+        if g.get("language") == "ru":        # issue 39 item 4: a Russian game's line
+            lines += _game_line_ru(g, now)
+            continue
         if "day" not in g:
             lines.append(f"{g['name']}: NOT RUNNING: {g['problems'][0]}")
             continue
@@ -118,11 +125,40 @@ def folder_status_text(data: dict) -> str:
                      + (f"pid {pid}" if pid else "not running"))
         for p in g.get("problems", []):
             lines.append(f"  problem: {p}")
-    return "\n".join(lines) if lines else f"no game folders under {data['folder']}"
+    if lines:
+        return "\n".join(lines)
+    return (f"в {data['folder']} нет папок игр" if game_language(data["folder"]) == "ru"
+            else f"no game folders under {data['folder']}")
+
+
+def _game_line_ru(g: dict, now: datetime) -> list[str]:
+    """A Russian game's line of ``status FOLDER`` (its problems already in Russian)."""
+    if "day" not in g:
+        return [f"{g['name']}: НЕ ЗАПУЩЕНА: {g['problems'][0]}"]
+    head = f"{g['name']} ({g['title']}): "
+    if g.get("winner"):
+        return [head + f"игра окончена, победа: {winner_ru(g['winner'])}"]
+    deadline = datetime.fromisoformat(g["deadline"])
+    fmt = Formatter("ru", ZoneInfo(g.get("timezone") or "Europe/Moscow"))
+    left = deadline - now
+    when = (f"осталось {fmt_delta(left, 'ru')}" if left.total_seconds() > 0
+            else f"срок прошёл {fmt_delta(-left, 'ru')} назад")
+    lead = (", ".join(f"{x['target']} ({x['votes']})" for x in g["leaders"])
+            or (g.get("tally_note_ru") or "нет"))
+    last = g.get("last_fetch")
+    last_s = (f"{fmt_delta(now - datetime.fromisoformat(last), 'ru')} назад" if last
+              else "ещё не было")
+    pid = g.get("daemon_pid")
+    lines = [head + f"день {g['day']}, срок — до {fmt.when(deadline)}"
+             f"{' (перенесён ведущим)' if g.get('deadline_moved') else ''}, {when}; "
+             f"лидер: {lead}; последнее чтение форума: {last_s}; демон "
+             + (f"работает (процесс {pid})" if pid else "не запущен")]
+    lines += [f"  проблема: {p}" for p in g.get("problems", [])]
+    return lines
 
 
 def status_folder(args: argparse.Namespace) -> int:
-    data = folder_status(Path(args.game))
+    data = folder_status(Path(args.game), localized=args.format != "json")
     if args.format == "json":
         print_json(data)
     else:

@@ -12,6 +12,7 @@ import argparse
 from scraper_mod.game.publishing.publish import failures
 from scraper_mod.game.setup.newgame import setup_problems
 
+from ..daemon.autopilot import KINDS_RU
 from ..daemon.overview import PROBLEM_WINDOW, recent_errors
 from ..daemon.status import game_status
 from ..game.context import open_game
@@ -42,15 +43,27 @@ def run(args: argparse.Namespace) -> int:
         problems = [p.in_language(ctx.game.language) for p in setup_problems(ctx)]
         ru = ctx.game.language == "ru"
         errors = recent_errors(ctx, ctx.now() - PROBLEM_WINDOW)
+        errors_ru = recent_errors(ctx, ctx.now() - PROBLEM_WINDOW, lang="ru")
     if args.format == "json":
         print_json(st.to_json() | {"setup_problems": problems, "problems": errors})
+    elif ru:                  # issue 39 item 4: Russian only (the English reasons: run.log)
+        print(st.to_text("ru"))
+        for f in unposted:
+            print(f"не опубликовано: день {f['day']}, {KINDS_RU.get(f['kind'], f['kind'])} "
+                  f"для {f['recipient']} (лежит в out/day-{f['day']}/, отправится снова "
+                  "командой publish или при run; причина — в run.log)")
+        for p in problems:
+            print(f"исправьте: {p}")
+        for e in errors_ru:
+            print(f"проблема: {e}")
     else:
         print(st.to_text())
         for f in unposted:   # R12.3: what the board does not have yet, and why
             print(f"not posted: day {f['day']} {f['kind']} to {f['recipient']}: {f['error']} "
                   f"(kept in out/day-{f['day']}/; tried again by publish or run)")
         for p in problems:    # the set-up checks of deal and run (game/setup/newgame.py)
-            print(f"исправьте: {p}" if ru else f"to fix: {p}")
+            print(f"to fix: {p}")
         for e in errors:      # the daemon's errors, as `status FOLDER` shows them
             print(f"problem: {e}")
     return 0
+

@@ -37,7 +37,17 @@ from scraper_mod.game.setup.newgame import setup_problems
 from ..errors import LoginRequiredError, ScraperModError
 from ..forum.client import ForumClient
 from ..game.context import GameContext
+from ..game.results.wording import Formatter
+from ..game.russian import russian_error
 from .work import LiveOps, PollResult
+
+# what a publication is, in Russian (the store's kinds): alerts and `status`
+KINDS_RU = {"newspaper": "газета", "day-topic": "тема следующего дня",
+            "day-start": "начало следующего дня", "vote-topic": "тема голосования",
+            "pm": "личное сообщение", "role-card": "карточка роли", "lock": "закрытие темы",
+            "tally": "подсчёт голосов", "reminder": "напоминание о ходах",
+            "majority": "объявление о большинстве", "alert": "оповещение ведущего",
+            "answer": "ответ на ход"}
 
 __all__ = ["GameOps", "RUNNING_KEY", "check_login", "note_start", "note_stop", "preflight"]
 
@@ -85,13 +95,18 @@ class GameOps(LiveOps):
         except ScraperModError as e:
             msg = f"day {day}: the {name} step failed: {e}; tried again at the next poll"
             self.log.error("%s", msg)
-            _event(ctx, msg)
+            why = russian_error(e)
+            _event(ctx, msg, f"день {day}: шаг «{_STEPS_RU.get(name, name)}» не удался"
+                             + (f": {why}" if why else " (подробности — в run.log)")
+                             + "; повтор при следующем чтении форума")
         except Exception as e:  # noqa: BLE001 - a bug in one step never stops the others
             msg = (f"day {day}: internal error in the {name} step (please report it): {e!r}; "
                    "the poll goes on")
             self.log.exception("%s", msg)
-            _event(ctx, msg)
-            self.alert(ctx, "internal", msg, day)
+            ru = (f"день {day}: внутренняя ошибка на шаге «{_STEPS_RU.get(name, name)}» "
+                  "(подробности — в run.log); чтение форума идёт дальше")
+            _event(ctx, msg, ru)
+            self.alert(ctx, "internal", msg, day, detail_ru=ru)
 
     def publish(self, ctx: GameContext) -> None:
         """``auto_publish``, and an alert for each publication that failed just now."""
@@ -119,9 +134,12 @@ class GameOps(LiveOps):
     def next_chore_at(self, ctx: GameContext, day: int, now: datetime) -> datetime | None:
         return daytime.next_chore_at(ctx, day, now)
 
-    def alert(self, ctx: GameContext, kind: str, detail: str, day: int | None) -> str:
+    def alert(self, ctx: GameContext, kind: str, detail: str, day: int | None, *,
+              detail_ru: str | None = None) -> str:
+        """Tell the host (``daytime.alert``); ``detail_ru``: the line a Russian game's host
+        reads (issue 39 item 4: the English one goes to the log only)."""
         try:
-            return daytime.alert(ctx, kind, detail, day=day)
+            return daytime.alert(ctx, kind, detail, day=day, detail_ru=detail_ru)
         except Exception as e:  # noqa: BLE001 - an alert is never why the game stops
             self.log.warning("the host could not be alerted (%s): %r", kind, e)
             return "failed"
@@ -136,15 +154,33 @@ class GameOps(LiveOps):
                            "again)", o.kind, o.to, o.error)
             # one refused login stops the run's posting (issue 40): the host is told so
             refused = getattr(ctx.client, "login_refused", None)
+            what = f"{KINDS_RU.get(o.kind, o.kind)} для {o.to}"
             daytime.alert(ctx, "login" if refused is not None else "publish",
                           str(refused) if refused is not None else
                           f"{o.kind} to {o.to}: {o.error}",
-                          day=o.item.day if o.item else None)
+                          day=o.item.day if o.item else None,
+                          detail_ru=(_login_ru(ctx, refused) + f"; не отправлено: {what}"
+                                     if refused is not None else
+                                     f"не отправлено: {what} (причина — в run.log)"))
 
 
-def _event(ctx: GameContext, msg: str) -> None:
+# a poll's steps (GameOps._step), in Russian
+_STEPS_RU = {"publication": "публикация", "majority notice": "объявление о большинстве",
+             "move answers": "ответы на ходы", "counts on request": "подсчёты по просьбе",
+             "alerts": "оповещения ведущего"}
+
+
+def _login_ru(ctx: GameContext, e: object) -> str:
+    """A refused login, in Russian: the error's own Russian line, or the account's name."""
+    why = russian_error(e) if isinstance(e, ScraperModError) else None
+    return why or (f"форум не принял вход учётной записи {ctx.game.forum.username or ''}"
+                   .rstrip() + "; в этом запуске ничего не публикуется")
+
+
+def _event(ctx: GameContext, msg: str, ru: str | None = None) -> None:
     try:
-        ctx.store.log_event("error", {"message": msg}, at=ctx.now())
+        ctx.store.log_event("error", {"message": msg, **({"ru": ru} if ru else {})},
+                            at=ctx.now())
     except ScraperModError:
         pass
 
@@ -158,7 +194,7 @@ def note_start(ctx: GameContext, ops: GameOps) -> None:
         msg = (f"the last run (pid {before.get('pid')}, since {before.get('since')}) did not "
                "stop cleanly: restarted after a crash")
         ops.log.warning("%s", msg)
-        ops.alert(ctx, "restart", msg, None)
+        ops.alert(ctx, "restart", msg, None, detail_ru=_restart_ru(ctx, before))
 
 
 def check_login(ctx: GameContext, ops: GameOps) -> None:
@@ -176,9 +212,23 @@ def check_login(ctx: GameContext, ops: GameOps) -> None:
     except LoginRequiredError as e:
         ops.log.error("the board refused the login: %s; nothing is posted in this run "
                       "until it is restarted with the right password", e)
-        ops.alert(ctx, "login", str(e), None)
+        ops.alert(ctx, "login", str(e), None, detail_ru=_login_ru(ctx, e))
     except ScraperModError as e:
         ops.log.warning("the login could not be checked now: %s", e)
+
+
+def _restart_ru(ctx: GameContext, before: dict) -> str:
+    """The crashed run, in Russian: its process and since when (in the game's time)."""
+    since = before.get("since")
+    try:
+        fmt = Formatter("ru", ctx.game.timezone)
+        when = f", запущен {fmt.date(datetime.fromisoformat(since))}" \
+               f" в {fmt.time(datetime.fromisoformat(since))} " \
+               f"{fmt.zone(datetime.fromisoformat(since))}" if since else ""
+    except (TypeError, ValueError):
+        when = ""
+    return (f"прошлый запуск (процесс {before.get('pid')}{when}) не завершился штатно: "
+            "перезапуск после сбоя")
 
 
 def note_stop(ctx: GameContext) -> None:

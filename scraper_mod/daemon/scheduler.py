@@ -59,6 +59,7 @@ from ..errors import (
     ScraperModError,
 )
 from ..game.context import GameContext
+from ..game.russian import error_in
 from ..posts.dayfolder import day_start_name
 from ..posts.numbers import number_ranges
 from ..rules.calendar import Calendar
@@ -158,7 +159,7 @@ class Daemon:
         self._say(logging.WARNING, msg, *args)
 
     def error(self, msg: str, ru: str | None = None, *, alert: str | None = None,
-              day: int | None = None) -> None:
+              day: int | None = None, alert_ru: str | None = None) -> None:
         """Log ``msg`` and keep it for ``status`` and the page; ``ru``: the same in Russian,
         which the page of a game in Russian shows; with ``alert`` (its kind), also tell the
         host when the ops can (``alert_host``, docs/daytime.md)."""
@@ -172,7 +173,8 @@ class Daemon:
         tell = getattr(self.ops, "alert", None)
         if alert is not None and tell is not None:
             try:
-                tell(self.ctx, alert, msg, day)
+                # issue 39: a Russian game's alert gets a Russian line (``alert_ru``)
+                tell(self.ctx, alert, msg, day, detail_ru=alert_ru)
             except Exception as e:  # noqa: BLE001 - an alert never stops the daemon
                 self._say(logging.WARNING, f"the host could not be alerted: {e!r}")
 
@@ -279,15 +281,18 @@ class Daemon:
             res = read(self.ctx, day)
         except ScraperModError as e:
             self.error(f"day {day}: reading the topic at the deadline failed: {e}",
-                       f"день {day}: тему не прочитать в срок: {e}",
-                       alert="deadline-read", day=day)
+                       f"день {day}: тему не прочитать в срок: {error_in(e, 'ru')}",
+                       alert="deadline-read", day=day,
+                       alert_ru=f"день {day}: тему не прочитать в срок: {error_in(e, 'ru')}")
             return
         if res.status == "read":
             self.info("day %d: %s", day, res.summary())
         else:
             self.error(f"day {day}: {res.summary()} - the host report will say so",
                        f"день {day}: {res.summary()} — это будет в отчёте ведущему",
-                       alert="deadline-read", day=day)
+                       alert="deadline-read", day=day,
+                       alert_ru=f"день {day}: тема прочитана в срок не полностью — это будет в "
+                                "отчёте ведущему")
 
     # -- the jobs ------------------------------------------------------------------------------
     def poll_job(self) -> None:
@@ -307,14 +312,17 @@ class Daemon:
             res = self.ops.poll(self.ctx, day, full=False)
         except ForumError as e:
             self.error(f"day {day}: polling the topic failed: {e} - will try again at the "
-                       "next poll", f"день {day}: тему не прочитать: {e} — следующая попытка "
+                       "next poll", f"день {day}: тему не прочитать: {error_in(e, 'ru')} — "
+                                    "следующая попытка "
                                     "при следующем чтении",
-                       alert="login" if isinstance(e, LoginRequiredError) else None, day=day)
+                       alert="login" if isinstance(e, LoginRequiredError) else None, day=day,
+                       alert_ru=f"день {day}: тему не прочитать: {error_in(e, 'ru')}")
             return
         except MailboxError as e:
             self.error(f"day {day}: reading the move source failed: {e} - check [moves] in "
                        "game.toml; will try again at the next poll",
-                       f"день {day}: ходы не прочитать: {e} — проверьте [moves] в game.toml; "
+                       f"день {day}: ходы не прочитать: {error_in(e, 'ru')} — "
+                       "проверьте [moves] в game.toml; "
                        "следующая попытка при следующем чтении")
             return
         self.report.polls += 1
@@ -393,7 +401,8 @@ class Daemon:
             retry = self._retry_later()
             self.error(f"day {day}: the final re-scan at the deadline failed: {e} - day {day} "
                        f"is NOT resolved on a partial topic; trying again in {fmt_delta(retry)}",
-                       f"день {day}: последнее чтение темы в срок не удалось: {e} — итоги по "
+                       f"день {day}: последнее чтение темы в срок не удалось: "
+                       f"{error_in(e, 'ru')} — итоги по "
                        f"неполной теме НЕ подводятся; новая попытка через "
                        f"{fmt_delta(retry, 'ru')}",
                        alert="rescan", day=day)
@@ -405,7 +414,7 @@ class Daemon:
         except (ForumError, MailboxError) as e:
             retry = self._retry_later()
             self.error(f"day {day}: resolving failed: {e}; trying again in {fmt_delta(retry)}",
-                       f"день {day}: итоги не подведены: {e}; новая попытка через "
+                       f"день {day}: итоги не подведены: {error_in(e, 'ru')}; новая попытка через "
                        f"{fmt_delta(retry, 'ru')}",
                        alert="rescan", day=day)
             return False
@@ -413,7 +422,8 @@ class Daemon:
             retry = self._retry_later()
             self.error(f"day {day}: cannot be resolved: {e} - fix it (game.toml, "
                        f"'scraper-mod day ...'); trying again in {fmt_delta(retry)}",
-                       f"день {day}: итоги не подвести: {e} — исправьте (game.toml, "
+                       f"день {day}: итоги не подвести: {error_in(e, 'ru')} — "
+                       "исправьте (game.toml, "
                        f"scraper-mod day ...); новая попытка через "
                        f"{fmt_delta(retry, 'ru')}",
                        alert="rescan", day=day)
@@ -449,7 +459,7 @@ class Daemon:
             url = self.ops.find_topic(self.ctx, day)
         except ScraperModError as e:
             self.error(f"day {day}: looking for the day's topic in the forum failed: {e}",
-                       f"день {day}: тему дня на форуме не найти: {e}")
+                       f"день {day}: тему дня на форуме не найти: {error_in(e, 'ru')}")
             return None
         if url:
             if self.ctx.topic_for_day(day) != url:
@@ -474,7 +484,8 @@ class Daemon:
         except ConfigError as e:
             self.error(f"{GAME_FILE} changed but cannot be used: {e} - still running with "
                        "the previous version; fix the file",
-                       f"{GAME_FILE} изменён, но с ошибкой: {e} — работа идёт по прежней "
+                       f"{GAME_FILE} изменён, но с ошибкой: {error_in(e, 'ru')} — "
+                       "работа идёт по прежней "
                        "версии; исправьте файл")
             return
         self.info("%s changed: reloaded", self.ctx.game.path)
@@ -490,23 +501,27 @@ class Daemon:
             except ScraperModError as e:
                 if name == "deadline":
                     self._retry_later()
-                self.error(f"{name}: {e}", f"{JOB_RU.get(name, name)}: {e}")
+                self.error(f"{name}: {e}", f"{JOB_RU.get(name, name)}: {error_in(e, 'ru')}")
             except Exception as e:  # keep a weeks-long daemon alive; say what broke
                 if name == "deadline":
                     self._retry_later()
                 self.report.errors.append(f"{name}: {e!r}")
                 self.log.exception("[%s] internal error in the %s job (please report it); "
                                    "the daemon goes on", self.stamp(), name)
-                self._tell_internal(f"internal error in the {name} job: {e!r}")
+                self._tell_internal(f"internal error in the {name} job: {e!r}",
+                                    f"внутренняя ошибка в задаче «{JOB_RU.get(name, name)}» "
+                                    "(подробности — в run.log); демон работает дальше")
         return job
 
-    def _tell_internal(self, msg: str) -> None:
-        """Keep an internal error in the state file and tell the host (alert ``internal``)."""
+    def _tell_internal(self, msg: str, ru: str | None = None) -> None:
+        """Keep an internal error in the state file and tell the host (alert ``internal``);
+        ``ru``: its Russian line (the status and alert of a Russian game)."""
         try:
-            self.ctx.store.log_event("error", {"message": msg}, at=self.now())
+            self.ctx.store.log_event("error", {"message": msg, **({"ru": ru} if ru else {})},
+                                     at=self.now())
             tell = getattr(self.ops, "alert", None)
             if tell is not None:
-                tell(self.ctx, "internal", msg, None)
+                tell(self.ctx, "internal", msg, None, detail_ru=ru)
         except Exception as e:  # noqa: BLE001 - telling never stops the daemon
             self._say(logging.WARNING, f"the host could not be alerted: {e!r}")
 

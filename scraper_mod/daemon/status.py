@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from scraper_mod.game.day.daytime import chores_ahead
 from scraper_mod.game.day.tally import tally_day
@@ -13,8 +14,10 @@ from scraper_mod.game.night.intake import read_letter
 
 from ..errors import ScraperModError
 from ..game.context import GameContext
+from ..game.results.wording import Formatter
+from ..game.russian import error_in
 from .lock import running_pid
-from .work import summarize_result
+from .work import summarize_result, winner_ru
 
 _UNITS = {"en": ("d", "h", "m", "s"), "ru": (" сут.", " ч", " мин", " с")}
 
@@ -65,6 +68,10 @@ class GameStatus:
     daemon_pid: int | None
     last_fetch: datetime | None
     ahead: tuple[dict, ...] = ()           # the day's counts and reminder to come (daytime)
+    # a Russian game's text (issue 39 item 4); not in the JSON
+    folder: str = ""
+    tally_note_ru: str | None = None
+    last_result_ru: str = ""
 
     def to_json(self) -> dict:
         left = (self.deadline - self.now).total_seconds()
@@ -82,7 +89,10 @@ class GameStatus:
             "scheduled": list(self.ahead),
         }
 
-    def to_text(self) -> str:
+    def to_text(self, lang: str = "en") -> str:
+        """The status as the host reads it; ``lang="ru"``: in Russian only (issue 39)."""
+        if lang == "ru":
+            return self._text_ru()
         tz = self.deadline.tzinfo
 
         def t(x: datetime) -> str:
@@ -130,24 +140,85 @@ class GameStatus:
         return "\n".join(lines)
 
 
-def _leaders(ctx: GameContext, day: int, now: datetime) -> tuple[tuple, int | None, str | None]:
-    """The top of the day's count as of now, from the stored posts (no polling)."""
+    def _text_ru(self) -> str:
+        """The status in Russian only: dates as «до пятницы, 15 марта, 20:00 МСК»."""
+        fmt = Formatter("ru", ZoneInfo(self.timezone))
+
+        def at(x: datetime) -> str:
+            return f"{fmt.date(x)}, {fmt.time(x)} {fmt.zone(x)}"
+
+        days = ", ".join(map(str, self.resolved))
+        lines = [self.title]
+        if self.winner:
+            lines.append(f"игра окончена, победа: {winner_ru(self.winner)} (подведены дни: "
+                         f"{days})")
+            if self.last_result_ru:
+                lines.append(f"последний день: {self.last_result_ru}")
+            return "\n".join(lines)
+        left = self.deadline - self.now
+        lines.append(f"день {self.day}: срок — до {fmt.when(self.deadline)}"
+                     f"{' (перенесён ведущим)' if self.moved else ''}, "
+                     + (f"осталось {fmt_delta(left, 'ru')}" if left.total_seconds() > 0
+                        else f"прошёл {fmt_delta(-left, 'ru')} назад, итоги ещё не подведены"))
+        lines.append("тема: " + (self.topic or f"пока нет (`scraper-mod day open {self.folder} "
+                                                f"{self.day} АДРЕС_ТЕМЫ`)"))
+        if self.leaders:
+            lead = ", ".join(f"{n} ({v})" for n, v in self.leaders)
+            word = "лидеры (поровну)" if len(self.leaders) > 1 else "лидер"
+            lines.append(f"{word}: {lead}; учтено голосов: {self.votes_counted}")
+        else:
+            note = self.tally_note_ru or self.tally_note
+            lines.append(f"лидера нет{f' ({note})' if note else ''}")
+        who = f" (от {', '.join(self.movers)})" if self.movers else ""
+        lines.append(f"ходов получено за этот день: {self.moves_received}{who}")
+        if self.resolved:
+            lines.append(f"подведены дни: {days}"
+                         + (f"; день {self.resolved[-1]}: {self.last_result_ru}"
+                            if self.last_result_ru else ""))
+        lines.append("демон: " + (f"работает (процесс {self.daemon_pid})" if self.daemon_pid
+                                  else f"не запущен (запустите `scraper-mod run {self.folder}`)"))
+        for c in self.ahead:
+            if c["kind"] == "requests":
+                lines.append("дальше: подсчёт голосов по просьбе в постах "
+                             + ", ".join(map(str, c["posts"])))
+            elif not c["done"]:
+                what = {"count": "подсчёт голосов", "reminder": "напоминание о ходах"}.get(
+                    c["kind"], c["kind"])
+                lines.append(f"дальше: {what} — {at(datetime.fromisoformat(c['at']))}")
+        if self.last_fetch:
+            ago = self.now - self.last_fetch
+            lines.append(f"последнее чтение форума: {at(self.last_fetch)}"
+                         + (f" ({fmt_delta(ago, 'ru')} назад)" if ago.total_seconds() >= 60
+                            else ""))
+        return "\n".join(lines)
+
+
+_NOTES_RU = {"no topic yet": "темы дня пока нет", "no votes yet": "голосов пока нет",
+             "the vote count is not available in this build":
+                 "подсчёт голосов недоступен в этой сборке"}
+
+
+def _leaders(ctx: GameContext, day: int,
+             now: datetime) -> tuple[tuple, int | None, str | None, str | None]:
+    """The top of the day's count as of now, from the stored posts (no polling); why there
+    is none, in English and in Russian."""
     if not ctx.topic_for_day(day):
-        return (), None, "no topic yet"
+        return (), None, "no topic yet", _NOTES_RU["no topic yet"]
     try:
         tally = tally_day(ctx, day, as_of=now)
     except ImportError:
-        return (), None, "the vote count is not available in this build"
+        note = "the vote count is not available in this build"
+        return (), None, note, _NOTES_RU[note]
     except ScraperModError as e:
-        return (), None, str(e)
+        return (), None, str(e), error_in(e, "ru")
     data = tally.to_json() if hasattr(tally, "to_json") else tally
     counts = data.get("counts", []) if isinstance(data, dict) else []
     votes = data.get("votes", []) if isinstance(data, dict) else []
     if not counts:
-        return (), len(votes), "no votes yet"
+        return (), len(votes), "no votes yet", _NOTES_RU["no votes yet"]
     top = counts[0]["votes"]
     return (tuple((c["target"], c["votes"]) for c in counts if c["votes"] == top),
-            len(votes), None)
+            len(votes), None, None)
 
 
 def _moves_received(ctx: GameContext, day: int) -> tuple[int, tuple[str, ...]]:
@@ -175,14 +246,16 @@ def game_status(ctx: GameContext) -> GameStatus:
     while day in done:
         day += 1
     winner = None
-    last = ""
+    last = last_ru = ""
     for n in sorted(done):
         data = done[n]
         if isinstance(data, dict) and isinstance(data.get("result"), dict):
             data = data["result"]
         winner = winner or (data.get("winner") if isinstance(data, dict) else None)
         last = summarize_result(data if isinstance(data, dict) else None)
-    leaders, counted, note = ((), None, None) if winner else _leaders(ctx, day, now)
+        last_ru = summarize_result(data if isinstance(data, dict) else None, "ru")
+    leaders, counted, note, note_ru = ((), None, None, None) if winner \
+        else _leaders(ctx, day, now)
     received, movers = (0, ()) if winner else _moves_received(ctx, day)
     return GameStatus(
         title=ctx.game.title, timezone=ctx.game.timezone.key, now=now, day=day,
@@ -191,4 +264,6 @@ def game_status(ctx: GameContext) -> GameStatus:
         moves_received=received, movers=movers, resolved=tuple(sorted(done)), last_result=last,
         winner=winner, daemon_pid=running_pid(ctx.game.folder),
         last_fetch=ctx.store.last_fetch_at(),
-        ahead=() if winner else tuple(chores_ahead(ctx, day)))
+        ahead=() if winner else tuple(chores_ahead(ctx, day)),
+        folder=str(ctx.game.folder), tally_note_ru=note_ru,
+        last_result_ru=last_ru)

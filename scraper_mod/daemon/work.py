@@ -30,6 +30,7 @@ from ..forum.client import ForumClient
 from ..forum.poller import DeadlineRead, read_at_deadline
 from ..game.context import GameContext
 from ..moves.sources import FetchReport
+from ..rules.model import ROLE_NAMES, Role
 from ..store import Store
 from .dayone import open_day_one
 
@@ -136,12 +137,27 @@ def resolve_due(ctx: GameContext, day: int) -> Resolution:
                       winner=result.get("winner"), summary=summarize_result(result))
 
 
-def summarize_result(result: dict | None) -> str:
-    """One line about a resolved day (CONTRACT resolve JSON): jailed, killed, winner."""
+_RU_BY = {"votes": "по голосам", "random": "по жребию", "mafia": "мафия", "maniac": "Маньяк",
+          "sheriff": "Шериф", "kamikaze": "Камикадзе"}
+_RU_WINNER = {"mafia": "мафия", "town": "мирные", "maniac": "Маньяк"}
+
+
+def _role_ru(role: str) -> str:
+    try:
+        return ROLE_NAMES["ru"][Role(role)]
+    except ValueError:
+        return role
+
+
+def summarize_result(result: dict | None, lang: str = "en") -> str:
+    """One line about a resolved day (CONTRACT resolve JSON): jailed, killed, winner; in a
+    Russian game in Russian (issue 39 item 4)."""
     if not result:
         return ""
     if isinstance(result.get("result"), dict):
         result = result["result"]
+    if lang == "ru":
+        return _summarize_ru(result)
     parts = []
     lyn = result.get("lynched")
     if lyn:
@@ -157,6 +173,31 @@ def summarize_result(result: dict | None) -> str:
     if result.get("winner"):
         parts.append(f"the game is over: {result['winner']} wins")
     return "; ".join(parts)
+
+
+def _summarize_ru(result: dict) -> str:
+    parts = []
+    lyn = result.get("lynched")
+    if lyn:
+        parts.append(f"посадка: {lyn['player']} ({_role_ru(lyn['role'])}, "
+                     f"{_RU_BY.get(lyn['by'], lyn['by'])})")
+    else:
+        parts.append("посадки нет")
+    killed = result.get("killed") or []
+    if killed:
+        parts.append("жертвы ночи: " if len(killed) > 1 else "жертва ночи: ")
+        parts[-1] += ", ".join(f"{k['player']} ({_role_ru(k['role'])}, "
+                               f"{_RU_BY.get(k['by'], k['by'])})" for k in killed)
+    else:
+        parts.append("ночью никто не погиб")
+    if result.get("winner"):
+        parts.append(f"игра окончена, победа: {winner_ru(result['winner'])}")
+    return "; ".join(parts)
+
+
+def winner_ru(winner: str) -> str:
+    """The winning side in Russian: «мафия», «мирные», «Маньяк»."""
+    return _RU_WINNER.get(winner, winner)
 
 
 def open_next_day(ctx: GameContext, day: int, *,

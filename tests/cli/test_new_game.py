@@ -133,7 +133,7 @@ def test_status_game_shows_the_daemons_errors(tmp_path, capsys):
     finally:
         ctx.close()
     assert main(["status", str(tmp_path / "g")]) == 0
-    assert "problem: day 1: poll failed: the board is down" in capsys.readouterr().out
+    assert "проблема: day 1: poll failed: the board is down" in capsys.readouterr().out
 
 
 def test_a_fresh_new_then_the_printed_deal_status_run_on_a_board(tmp_path, capsys, monkeypatch):
@@ -164,7 +164,7 @@ def test_a_fresh_new_then_the_printed_deal_status_run_on_a_board(tmp_path, capsy
         try:
             assert _wait_for(lambda: log.exists() and "running" in log.read_text("utf-8"), 30)
             assert main(status) == 0
-            assert f"daemon: running (pid {proc.pid})" in capsys.readouterr().out
+            assert f"демон: работает (процесс {proc.pid})" in capsys.readouterr().out
         finally:
             proc.send_signal(signal.SIGTERM)
             try:

@@ -202,6 +202,8 @@ def test_a_refused_count_alerts_the_host_once_an_hour_and_is_listed(world):
     assert subject == "Дневная проверка: нужен ведущий (14.03 13:00)"
     assert "Что: публикация на форуме не удалась." in text
     assert "Что делать: Текст лежит в папке out/" in text
+    # the detail is Russian too, the board's English reason only in run.log (issue 39)
+    assert "не отправлено: подсчёт голосов для " in text and "(причина — в run.log)" in text
     ctx = open_game(folder, clock=clock)
     try:
         listed = daytime.alerts(ctx)
@@ -228,6 +230,9 @@ def test_a_restart_after_a_crash_alerts_the_host_and_a_clean_stop_does_not(world
         _note_start(ctx, ops)                        # ...is found at the next start
         [(_, text)] = pms_to(board, REFEREE[1])
         assert "scraper-mod перезапущен после сбоя" in text
+        assert re.search(r"прошлый запуск \(процесс \d+, запущен четверг, 14 марта в "
+                         r"\d\d:\d\d МСК\) не завершился штатно", text), text
+        assert "(pid " not in text and "restarted after a crash" not in text
         ctx.store.put(RUNNING_KEY, None)             # what a clean stop writes
         clock.advance(hours=2)
         _note_start(ctx, ops)
@@ -304,10 +309,11 @@ def test_status_and_publish_dry_run_say_what_is_scheduled_next(world, capsys, mo
     from scraper_mod.cli import main
     assert main(["status", str(folder)]) == 0
     out = capsys.readouterr().out
-    assert "next: move reminders at Thu 2024-03-14 18:00 MSK" in out
-    assert "next: vote count at Thu 2024-03-14 19:00 MSK" in out
-    assert "next: vote count at Thu 2024-03-14 13:00" not in out        # done
-    assert "next: a vote count asked for in posts" in out
+    # a Russian game's status is Russian (issue 39 item 4)
+    assert "дальше: напоминание о ходах — четверг, 14 марта, 18:00 МСК" in out
+    assert "дальше: подсчёт голосов — четверг, 14 марта, 19:00 МСК" in out
+    assert "дальше: подсчёт голосов — четверг, 14 марта, 13:00" not in out        # done
+    assert "дальше: подсчёт голосов по просьбе в постах" in out
     assert main(["status", str(folder), "--format", "json"]) == 0
     import json
     scheduled = json.loads(capsys.readouterr().out)["scheduled"]

@@ -66,4 +66,36 @@ def test_a_bug_in_one_step_of_a_poll_is_told_and_the_other_steps_run(world, monk
     assert subject.startswith("Дневная проверка: нужен ведущий")
     # a Russian game's alert is Russian only (issue 39): the error itself is in run.log
     assert "внутренняя ошибка scraper-mod" in text and "run.log" in text
+    assert "день 1: внутренняя ошибка на шаге «объявление о большинстве»" in text
+    assert "ZeroDivisionError" not in text and "majority notice" not in text
     assert "internal error in the majority notice step" in caplog.text
+
+
+def test_a_bug_in_a_job_is_told_in_russian_in_a_russian_game(world, caplog):  # noqa: F811
+    """Issue 39 item 4: a job's internal error reaches a Russian game's host as a Russian
+    alert line and a Russian problem in ``status``; its English text stays in the log."""
+    from scraper_mod.daemon.scheduler import Daemon
+
+    clock, board, t, folder = world
+    write_game(folder, board, t, 'alert_host = "pm"')
+
+    def broken():
+        raise ZeroDivisionError("a bug in the poll job")
+
+    caplog.set_level(logging.INFO, logger="scraper_mod.run")
+    ctx = open_game(folder, clock=clock)
+    try:
+        Daemon(ctx, ops=GameOps())._guard("poll", broken)()
+    finally:
+        ctx.close()
+    [(_, text)] = pms_to(board, REFEREE[1])
+    assert "внутренняя ошибка в задаче «чтение форума» (подробности — в run.log)" in text
+    assert "ZeroDivisionError" not in text
+    assert "internal error in the poll job" in caplog.text
+    from scraper_mod.daemon import overview
+    ctx = open_game(folder, clock=clock)
+    try:
+        [ru] = overview.recent_errors(ctx, clock.now() - overview.PROBLEM_WINDOW, lang="ru")
+    finally:
+        ctx.close()
+    assert ru.startswith("внутренняя ошибка в задаче «чтение форума»")

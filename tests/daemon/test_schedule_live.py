@@ -123,10 +123,11 @@ def test_status_and_day_commands_on_a_live_game(world, capsys, monkeypatch):
                         lambda arg, **kw: real_open(arg, clock=clock, **kw))
     assert main(["status", str(folder)]) == 0
     out = capsys.readouterr().out
-    assert "day 1: deadline Thu 2024-03-14 20:00 MSK, 1h 30m left" in out
-    assert "leaders (tied): Коля (3), Петя (3); 6 votes counted" in out
-    assert "daemon: not running" in out
-    assert "last forum fetch: Thu 2024-03-14 18:25 MSK (5m ago)" in out
+    # a Russian game's status is Russian (issue 39 item 4)
+    assert "день 1: срок — до четверга, 14 марта, 20:00 МСК, осталось 1 ч 30 мин" in out
+    assert "лидеры (поровну): Коля (3), Петя (3); учтено голосов: 6" in out
+    assert "демон: не запущен" in out
+    assert "последнее чтение форума: четверг, 14 марта, 18:25 МСК (5 мин назад)" in out
     assert main(["status", str(folder), "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["day"] == 1 and data["seconds_left"] == 5400

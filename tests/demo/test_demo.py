@@ -167,7 +167,7 @@ def test_status_and_day_list_after_the_game(played, capsys):
     from scraper_mod.cli import main
     assert main(["status", str(folder)]) == 0
     out = capsys.readouterr().out
-    assert "the game is over: town wins (resolved days 1, 2, 3, 4, 5)" in out
+    assert "игра окончена, победа: мирные (подведены дни: 1, 2, 3, 4, 5)" in out
     assert main(["day", "list", str(folder)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [x.split(":")[0] for x in lines] == [f"day {n}" for n in range(1, 6)]

@@ -92,7 +92,7 @@ def test_one_process_hosts_30_games_on_3_boards(tmp_path):
             assert "game.toml" in games["broken"]["problems"][0]
             assert games["g00"]["resolved"] == [1] and games["g00"]["daemon_pid"] == proc.pid
             text = scraper_mod("status", str(root))
-            assert "broken: NOT RUNNING" in text.stdout
+            assert "broken: НЕ ЗАПУЩЕНА" in text.stdout     # a Russian game's line (issue 39)
             assert "[broken] cannot be started" in log()
         finally:
             proc.send_signal(signal.SIGTERM)

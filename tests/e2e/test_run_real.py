@@ -76,8 +76,9 @@ def test_a_real_run_writes_the_day_within_30_s_of_deadline_plus_grace(tmp_path):
             assert f"pid {proc.pid}" in second.stderr
             status = scraper_mod("status", str(game))
             assert status.returncode == 0, status.stderr
-            assert f"daemon: running (pid {proc.pid})" in status.stdout
-            assert "day 1: deadline" in status.stdout
+            # a Russian game's status is Russian (issue 39 item 4)
+            assert f"демон: работает (процесс {proc.pid})" in status.stdout
+            assert "день 1: срок — до " in status.stdout
 
             # votes posted after the deadline must not count (R2.6): with them Вася would
             # lead 4 to 3

@@ -137,8 +137,8 @@ def test_run_checks_the_login_when_it_starts_and_alerts_the_host(world, monkeypa
         said: list = []
         log = __import__("logging").getLogger("scraper_mod.run")
 
-        def alert(self, ctx, kind, detail, day):
-            self.said.append((kind, detail))
+        def alert(self, ctx, kind, detail, day, *, detail_ru=None):
+            self.said.append((kind, detail, detail_ru))
             return "failed"
 
     ctx = open_game(game, clock=clock)
@@ -146,7 +146,9 @@ def test_run_checks_the_login_when_it_starts_and_alerts_the_host(world, monkeypa
         before = board.failed_logins
         ops = Ops()
         check_login(ctx, ops)                              # type: ignore[arg-type]
-        assert [k for k, _ in ops.said] == ["login"] and "refused the login" in ops.said[0][1]
+        assert [k for k, *_ in ops.said] == ["login"] and "refused the login" in ops.said[0][1]
+        # the Russian game's host reads a Russian line (issue 39 item 4)
+        assert ops.said[0][2].startswith("форум не принял вход учётной записи")
         assert board.failed_logins - before == 1
         assert [o.status for o in pub.publish_day(ctx, 1)][0] == "failed"
         assert board.failed_logins - before == 1           # nothing tried again
