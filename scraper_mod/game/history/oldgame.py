@@ -30,14 +30,13 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from ...errors import ConfigError
-from .shape import RECORD_VERSION, ROLE_SIDES, SIDES, side_of
+from .shape import RECORD_VERSION, ROLE_SIDES, SIDES, SIDES_RU, side_of
 
 __all__ = ["OLD_FILE", "HOWS", "load_old_game", "old_record"]
 
 OLD_FILE = "record.toml"
 HOWS = ("jailed", "mafia", "maniac", "sheriff", "kamikaze", "removed")
 _BY = {"jailed": "votes", "removed": "host"}
-_SIDE_RU = {"town": "город", "mafia": "мафия", "maniac": "маньяк"}
 
 
 class _Checker:
@@ -240,6 +239,6 @@ def _check_winner(c: _Checker, winner: str, players: list[dict[str, Any]]) -> No
         why, why_ru = "every player of that side died", "все игроки этой стороны умерли"
     if why:
         c.fail("game.winner", f"{winner!r} cannot have won: {why}",
-               f"{_SIDE_RU[winner]} не может победить: {why_ru}",
+               f"{SIDES_RU[winner]} не может победить: {why_ru}",
                hint="correct the winner or the deaths (died = …)",
                hint_ru="исправьте победителя или смерти (died = …)")

@@ -15,6 +15,8 @@ __all__ = ["RECORD_FILE", "RECORD_VERSION", "SIDES", "ROLE_SIDES", "side_of", "h
 RECORD_FILE = "record.json"
 RECORD_VERSION = 1
 SIDES = ("town", "mafia", "maniac")
+#: the sides as a Russian record and its statistics name them
+SIDES_RU = {"town": "город", "mafia": "мафия", "maniac": "маньяк"}
 
 #: every role id a record may hold and its side (the winner's words: town | mafia | maniac);
 #: the roles of other houses beside the seed's

@@ -6,6 +6,7 @@ from __future__ import annotations
 from scraper_mod.game.results.report import code_inert
 
 from ...rules.model import ROLE_NAMES
+from .shape import SIDES_RU
 from .stats import Stats
 
 __all__ = ["stats_text", "stats_bbcode", "role_name", "side_name"]
@@ -18,7 +19,7 @@ _MORE_ROLES = {
            "journalist": "Journalist", "sheriff": "Sheriff", "immortal": "Immortal",
            "mayor": "Mayor", "judge": "Judge", "kamikaze": "Kamikaze"},
 }
-_SIDES = {"ru": {"town": "город", "mafia": "мафия", "maniac": "маньяк"},
+_SIDES = {"ru": SIDES_RU,
           "en": {"town": "town", "mafia": "mafia", "maniac": "maniac"}}
 _WORDS = {
     "ru": {"title": "Статистика форума", "games": "Партий", "players": "Игроки",
