@@ -29,6 +29,7 @@ import re
 from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Literal, NamedTuple, cast
 
+from scraper_mod.errors import ParseError
 from scraper_mod.forum.model import Precision
 
 #: seconds between the board rendering a page and the ``Date`` header it sent
@@ -279,3 +280,13 @@ def _day_word(offset: int, hour: int, minute: int, second: int | None, s: str, t
     width = timedelta(0) if second is not None else timedelta(seconds=59)
     precision: Literal["second", "minute"] = "second" if second is not None else "minute"
     return TimeRange(starts[0], starts[-1] + width, precision if len(starts) == 1 else "relative")
+
+
+def read_shown_date(text: str, *, what: str, tz: tzinfo, fetched_at: datetime | None,
+                    url: str, hint: str = "") -> TimeRange:
+    """``parse_shown_date``, a date it cannot read being the page's ``ParseError`` that names
+    ``what`` and the page (with the engine's ``hint``: what the host sets on the board)."""
+    try:
+        return parse_shown_date(text, tz=tz, fetched_at=fetched_at)
+    except DateParseError as e:
+        raise ParseError(f"{what}: {e}", url=url or None, hint=hint) from None

@@ -35,7 +35,7 @@ from scraper_mod.forum.markup import walk_body
 from scraper_mod.forum.pms import PmSummary, PrivateMessage
 
 from ...errors import ForumError, LoginRequiredError, ParseError, TopicNotFoundError
-from ..dates import DateParseError, TimeRange, parse_shown_date
+from ..dates import TimeRange, read_shown_date
 from ..model import Part, Post, TopicPage
 
 __all__ = ["parse_fluxbb_topic_page", "parse_fluxbb_dialog", "parse_fluxbb_dialog_list",
@@ -124,12 +124,9 @@ def page_error(doc: Any, *, url: str) -> ForumError | None:
 
 
 def _when(text: str, *, what: str, tz: tzinfo, fetched_at: datetime | None, url: str) -> TimeRange:
-    try:
-        return parse_shown_date(text, tz=tz, fetched_at=fetched_at)
-    except DateParseError as e:
-        raise ParseError(f"{what}: {e}", url=url or None,
-                         hint="the host's profile on the board must show a date (or "
-                              "Сегодня/Вчера) and the time") from None
+    return read_shown_date(text, what=what, tz=tz, fetched_at=fetched_at, url=url,
+                           hint="the host's profile on the board must show a date (or "
+                                "Сегодня/Вчера) and the time")
 
 
 # -- the body ---------------------------------------------------------------------------------

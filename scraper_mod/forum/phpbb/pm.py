@@ -23,7 +23,7 @@ from typing import Any, cast
 from urllib.parse import urljoin
 
 from scraper_mod.errors import ForumError, ParseError
-from scraper_mod.forum.dates import DateParseError, TimeRange, parse_shown_date
+from scraper_mod.forum.dates import TimeRange, read_shown_date
 from scraper_mod.forum.html import (
     _RE_U_PARAM,
     MOSCOW,
@@ -51,10 +51,7 @@ _LABELS = {
 
 
 def _when(text: str, *, what: str, tz, fetched_at, url) -> TimeRange:
-    try:
-        return parse_shown_date(text, tz=tz, fetched_at=fetched_at)
-    except DateParseError as e:
-        raise ParseError(f"{what}: {e}", url=url or None) from None
+    return read_shown_date(text, what=what, tz=tz, fetched_at=fetched_at, url=url)
 
 
 def _guard(fn):

@@ -34,7 +34,7 @@ from scraper_mod.forum.markup import walk_body
 from scraper_mod.forum.pms import PmSummary, PrivateMessage
 
 from ...errors import ForumError, LoginRequiredError, ParseError, TopicNotFoundError
-from ..dates import DateParseError, TimeRange, parse_shown_date
+from ..dates import TimeRange, read_shown_date
 from ..model import Post, TopicPage
 
 __all__ = ["parse_smf_topic_page", "parse_smf_pm_list", "parse_smf_pms", "smf_msg_id",
@@ -115,12 +115,9 @@ def page_error(doc: Any, *, url: str) -> ForumError | None:
 
 
 def _when(text: str, *, what: str, tz: tzinfo, fetched_at: datetime | None, url: str) -> TimeRange:
-    try:
-        return parse_shown_date(text, tz=tz, fetched_at=fetched_at)
-    except DateParseError as e:
-        raise ParseError(f"{what}: {e}", url=url or None,
-                         hint="SMF's time format must keep a date (or Today/Yesterday) and "
-                              "the time") from None
+    return read_shown_date(text, what=what, tz=tz, fetched_at=fetched_at, url=url,
+                           hint="SMF's time format must keep a date (or Today/Yesterday) and "
+                                "the time")
 
 
 # -- the body: SMF's markup as the phpBB walk reads it -------------------------------------
